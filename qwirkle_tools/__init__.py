@@ -1,0 +1,70 @@
+"""qwirkle-tools: check, re-score and study recorded games of Qwirkle.
+
+The package import is light (no pandas, matplotlib or jsonschema); the
+modules are:
+
+* :mod:`~qwirkle_tools.tiles`: tiles and their text forms;
+* :mod:`~qwirkle_tools.board`: the board and placements;
+* :mod:`~qwirkle_tools.rules`: legality and scoring of a placement;
+* :mod:`~qwirkle_tools.movegen`: every legal move for a rack;
+* :mod:`~qwirkle_tools.record`: the record format, load and dump;
+* :mod:`~qwirkle_tools.replay`: replay with bookkeeping checks;
+* :mod:`~qwirkle_tools.validate`: files, folders and corpora to findings;
+* :mod:`~qwirkle_tools.rescore`: per-turn score tables and corrected records;
+* :mod:`~qwirkle_tools.simulate`: self-play games.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .board import Board, Placement
+    from .findings import CODES, Finding
+    from .record import Record, RecordError, Turn, dumps, from_data, loads
+    from .replay import GameState, TurnResult
+    from .rules import Rules, ScoreBreakdown, Violation, judge
+    from .tiles import Tile, TileError
+
+# The public names are loaded on first use, so that ``qwirkle --help`` pays
+# only for what it needs.
+_LAZY = {
+    "Board": "board", "Placement": "board", "CODES": "findings", "Finding": "findings",
+    "Record": "record", "RecordError": "record", "Turn": "record", "dumps": "record",
+    "from_data": "record", "loads": "record", "GameState": "replay", "TurnResult": "replay",
+    "Rules": "rules", "ScoreBreakdown": "rules", "Violation": "rules", "judge": "rules",
+    "Tile": "tiles", "TileError": "tiles",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'qwirkle_tools' has no attribute {name!r}")
+    return getattr(importlib.import_module(f".{module}", __name__), name)
+
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CODES",
+    "Board",
+    "Finding",
+    "GameState",
+    "Placement",
+    "Record",
+    "RecordError",
+    "Rules",
+    "ScoreBreakdown",
+    "Tile",
+    "TileError",
+    "Turn",
+    "TurnResult",
+    "Violation",
+    "__version__",
+    "dumps",
+    "from_data",
+    "judge",
+    "loads",
+]

@@ -1,0 +1,78 @@
+"""Findings: what the validator reports, each with a stable code and a place.
+
+:data:`CODES` is the complete, documented list; the README's table is
+generated from it and a test keeps the two in step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Severity = Literal["error", "warning"]
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One problem in a record.
+
+    ``turn`` is 1-based (``None`` for the record as a whole); ``pointer`` is
+    the JSON pointer of the offending value (``/turns/11/tiles/2``).
+    """
+
+    code: str
+    severity: Severity
+    turn: int | None
+    pointer: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"turn {self.turn}: " if self.turn is not None else ""
+        return f"{where}{self.code}: {self.message}"
+
+    def to_data(self) -> dict[str, object]:
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "turn": self.turn,
+            "pointer": self.pointer,
+            "message": self.message,
+        }
+
+
+CODES: dict[str, tuple[Severity, str]] = {
+    # reading
+    "json": ("error", "The file or line is not JSON (with line and column), is empty, or is not UTF-8."),
+    "too-large": ("error", "The file or line is larger than the reader accepts (see Limits)."),
+    "schema": ("error", "The record breaks the JSON Schema; the pointer names the value."),
+    # placement
+    "empty-move": ("error", "A placement with no tiles."),
+    "not-in-line": ("error", "The tiles placed in one turn are not all in one row or one column."),
+    "gap": ("error", "The tiles placed leave an empty cell between them."),
+    "not-connected": ("error", "No placed tile touches a tile on the board (after the first move)."),
+    "cell-occupied": ("error", "A tile is placed on a cell that already holds one."),
+    "cell-repeated": ("error", "The same move places two tiles on one cell."),
+    "line-mixed": ("error", "A line shares neither one colour nor one shape."),
+    "duplicate-in-line": ("error", "A line holds the same tile twice."),
+    "line-too-long": ("error", "A line is longer than 6 tiles."),
+    # tiles and racks
+    "tile-overused": ("error", "More than 3 copies of a tile are on the board and in known racks."),
+    "tile-not-in-rack": ("error", "A tile placed or exchanged is not in the player's known rack."),
+    "rack-mismatch": ("error", "The recorded rack differs from the previous rack less the tiles played plus the tiles drawn."),
+    "draw-count": ("error", "The number of tiles drawn does not refill the rack to 6 (or empty the bag)."),
+    "exchange-too-many": ("error", "An exchange of more tiles than the bag holds."),
+    "illegal-pass": ("error", "A pass while the bag has tiles, or while the player could place a tile."),
+    "turn-order": ("error", "The turn is not the next seat's, or names a seat that does not exist."),
+    "first-move-not-largest": ("error", "The first move places fewer tiles than the starter's largest group."),
+    "wrong-starter": ("warning", "Another player's opening rack held a larger group than the starter's."),
+    # scores and the end
+    "score-mismatch": ("error", "A turn's claimed score differs from the computed one (breakdown in the message)."),
+    "result-mismatch": ("error", "The result's scores differ from the totals of the turns, or name the wrong number of players."),
+    "bad-end": ("error", "The result's end (out, blocked, unfinished) contradicts the replay."),
+    "after-end": ("error", "A turn recorded after a player went out."),
+}
+
+
+def make(code: str, turn: int | None, pointer: str, message: str) -> Finding:
+    """A finding with the severity its code has in :data:`CODES`."""
+    return Finding(code, CODES[code][0], turn, pointer, message)

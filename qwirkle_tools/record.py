@@ -1,0 +1,390 @@
+"""The game record (format ``qwirkle-record``, version 1): typed values, load, dump.
+
+This module reads and writes records; it never decides legality (that is
+:mod:`qwirkle_tools.rules` and :mod:`qwirkle_tools.replay`). ``from_data``
+trusts data that passed the schema and raises :class:`RecordError` with a
+JSON pointer otherwise; :func:`from_data_lenient` keeps whatever it can read.
+
+Round trip: ``load(dump(r)) == r`` for every record, and keys the format
+does not define (``x-...`` extensions, ``analysis``) are kept as they were.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .board import Placement
+from .rules import DEFAULT_RULES, Rules
+from .tiles import BY_NAME, Tile
+
+FORMAT = "qwirkle-record"
+VERSION = 1
+
+Action = Literal["place", "exchange", "pass"]
+End = Literal["out", "blocked", "unfinished"]
+
+JSON = Any
+
+
+class RecordError(ValueError):
+    """Data that is not a readable record; ``pointer`` says where."""
+
+    def __init__(self, message: str, pointer: str = "") -> None:
+        super().__init__(f"{pointer or '/'}: {message}")
+        self.pointer = pointer
+        self.reason = message
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    name: str
+    extra: Mapping[str, JSON] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One turn as recorded. Absent information is ``None``.
+
+    ``tiles`` is the placement of a ``place`` turn (``None`` on a score-sheet
+    turn); ``exchanged`` the tiles of an ``exchange`` whose tiles are known,
+    ``count`` its size when only that is.
+    """
+
+    player: int
+    action: Action
+    tiles: tuple[Placement, ...] | None = None
+    exchanged: tuple[Tile, ...] | None = None
+    count: int | None = None
+    score: int | None = None
+    rack: tuple[Tile, ...] | None = None
+    draw: tuple[Tile, ...] | None = None
+    comment: str | None = None
+    extra: Mapping[str, JSON] = field(default_factory=dict)
+
+    @property
+    def exchange_size(self) -> int | None:
+        if self.exchanged is not None:
+            return len(self.exchanged)
+        return self.count
+
+    def to_data(self) -> dict[str, JSON]:
+        d: dict[str, JSON] = {"player": self.player, "action": self.action}
+        if self.tiles is not None:
+            d["tiles"] = [{"tile": str(p.tile), "x": p.x, "y": p.y} for p in self.tiles]
+        if self.exchanged is not None:
+            d["tiles"] = [str(t) for t in self.exchanged]
+        if self.count is not None:
+            d["count"] = self.count
+        if self.score is not None:
+            d["score"] = self.score
+        if self.rack is not None:
+            d["rack"] = [str(t) for t in self.rack]
+        if self.draw is not None:
+            d["draw"] = [str(t) for t in self.draw]
+        if self.comment is not None:
+            d["comment"] = self.comment
+        d.update(self.extra)
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    scores: tuple[int, ...] | None = None
+    end: End | None = None
+    extra: Mapping[str, JSON] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A whole game: players, optional starting board, turns, claimed result."""
+
+    players: tuple[Player, ...]
+    turns: tuple[Turn, ...]
+    rules: Rules = DEFAULT_RULES
+    setup: tuple[Placement, ...] = ()
+    result: Result | None = None
+    meta: Mapping[str, JSON] = field(default_factory=dict)
+    extra: Mapping[str, JSON] = field(default_factory=dict)
+    has_rules: bool = False
+    has_setup: bool = False
+
+    def to_data(self) -> dict[str, JSON]:
+        """The record as JSON data, keys in the documented order."""
+        d: dict[str, JSON] = {"format": FORMAT, "version": VERSION}
+        if self.meta:
+            d["meta"] = dict(self.meta)
+        if self.has_rules or self.rules != DEFAULT_RULES:
+            d["rules"] = {
+                "lone_tile_score": self.rules.lone_tile_score,
+                "qwirkle_bonus": self.rules.qwirkle_bonus,
+                "end_bonus": self.rules.end_bonus,
+            }
+        d["players"] = [{"name": p.name, **p.extra} for p in self.players]
+        if self.has_setup or self.setup:
+            d["setup"] = {"board": [{"tile": str(p.tile), "x": p.x, "y": p.y} for p in self.setup]}
+        d["turns"] = [t.to_data() for t in self.turns]
+        if self.result is not None:
+            r: dict[str, JSON] = {}
+            if self.result.scores is not None:
+                r["scores"] = list(self.result.scores)
+            if self.result.end is not None:
+                r["end"] = self.result.end
+            r.update(self.result.extra)
+            d["result"] = r
+        d.update(self.extra)
+        return d
+
+
+# -- reading -----------------------------------------------------------------
+
+_TURN_KEYS = frozenset({"player", "action", "tiles", "count", "score", "rack", "draw", "comment"})
+_TOP_KEYS = frozenset({"format", "version", "meta", "rules", "players", "setup", "turns", "result"})
+
+
+def _int(v: JSON, ptr: str) -> int:
+    if type(v) is not int:
+        raise RecordError(f"expected an integer, got {_show(v)}", ptr)
+    return v
+
+
+def _tile(v: JSON, ptr: str) -> Tile:
+    t = BY_NAME.get(v) if isinstance(v, str) else None
+    if t is None:
+        raise RecordError(f"unknown tile {_show(v)} (write colour-shape, e.g. red-circle)", ptr)
+    return t
+
+
+def _tiles(v: JSON, ptr: str) -> tuple[Tile, ...]:
+    if not isinstance(v, list):
+        raise RecordError(f"expected a list of tiles, got {_show(v)}", ptr)
+    return tuple(_tile(t, f"{ptr}/{i}") for i, t in enumerate(v))
+
+
+def _placements(v: JSON, ptr: str) -> tuple[Placement, ...]:
+    if not isinstance(v, list):
+        raise RecordError(f"expected a list of placements, got {_show(v)}", ptr)
+    out = []
+    for i, p in enumerate(v):
+        if not isinstance(p, dict):
+            raise RecordError(f"expected {{tile, x, y}}, got {_show(p)}", f"{ptr}/{i}")
+        out.append(Placement(_tile(p.get("tile"), f"{ptr}/{i}/tile"),
+                             _int(p.get("x"), f"{ptr}/{i}/x"), _int(p.get("y"), f"{ptr}/{i}/y")))
+    return tuple(out)
+
+
+def _show(v: JSON) -> str:
+    text = json.dumps(v, ensure_ascii=False) if not isinstance(v, str) else repr(v)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def turn_from_data(d: JSON, ptr: str, lenient: bool = False) -> Turn:
+    """A turn from JSON data; lenient drops unreadable optional fields."""
+    if not isinstance(d, dict):
+        raise RecordError(f"expected a turn object, got {_show(d)}", ptr)
+    action = d.get("action")
+    if action not in ("place", "exchange", "pass"):
+        raise RecordError(f"unknown action {_show(action)}", f"{ptr}/action")
+    player = _int(d.get("player"), f"{ptr}/player")
+
+    def opt(key: str, read: Any) -> Any:
+        if key not in d:
+            return None
+        try:
+            return read(d[key], f"{ptr}/{key}")
+        except RecordError:
+            if lenient:
+                return None
+            raise
+
+    tiles = exchanged = None
+    if "tiles" in d:
+        if action == "place":
+            tiles = _placements(d["tiles"], f"{ptr}/tiles")
+        else:
+            exchanged = opt("tiles", _tiles)
+    score = opt("score", _int)
+    comment = d.get("comment")
+    return Turn(
+        player=player, action=action, tiles=tiles, exchanged=exchanged,
+        count=opt("count", _int), score=score,
+        rack=opt("rack", _tiles), draw=opt("draw", _tiles),
+        comment=comment if isinstance(comment, str) else None,
+        extra={k: v for k, v in d.items() if k not in _TURN_KEYS},
+    )
+
+
+def from_data(data: JSON, trusted: bool = False) -> Record:
+    """A :class:`Record` from parsed JSON.
+
+    The data is first checked against the schema, unless ``trusted`` says
+    the caller already did (the validator does, to report every error).
+
+    Raises:
+        RecordError: the data is not a valid record; the first schema error,
+            with its pointer.
+    """
+    if not trusted:
+        from .schema import check
+
+        errors = check(data)
+        if errors:
+            raise RecordError(errors[0].message, errors[0].pointer)
+    try:
+        return _read_trusted(data)
+    except (KeyError, TypeError, AttributeError):  # not what the schema promised
+        record, _ = _read(data, lenient=False)
+        assert record is not None  # strict reading raises instead
+        return record
+
+
+_EMPTY: Mapping[str, JSON] = {}
+
+
+def _turn_trusted(d: dict[str, JSON]) -> Turn:
+    action = d["action"]
+    tiles = d.get("tiles")
+    placements = exchanged = None
+    if tiles is not None:
+        if action == "place":
+            placements = tuple([Placement(BY_NAME[t["tile"]], t["x"], t["y"]) for t in tiles])
+        else:
+            exchanged = tuple([BY_NAME[t] for t in tiles])
+    rack = d.get("rack")
+    draw = d.get("draw")
+    extra = d.keys() - _TURN_KEYS
+    return Turn(
+        d["player"], action, placements, exchanged, d.get("count"), d.get("score"),
+        None if rack is None else tuple([BY_NAME[t] for t in rack]),
+        None if draw is None else tuple([BY_NAME[t] for t in draw]),
+        d.get("comment"),
+        {k: d[k] for k in d if k in extra} if extra else _EMPTY,
+    )
+
+
+def _read_trusted(data: dict[str, JSON]) -> Record:
+    """The fast reader for schema-valid data; raises KeyError or TypeError otherwise."""
+    players = tuple(Player(p["name"], {k: v for k, v in p.items() if k != "name"}) for p in data["players"])
+    res = data.get("result")
+    result = None
+    if res is not None:
+        scores = res.get("scores")
+        result = Result(None if scores is None else tuple(scores), res.get("end"),
+                        {k: v for k, v in res.items() if k not in ("scores", "end")})
+    setup = data.get("setup")
+    rules = data.get("rules")
+    return Record(
+        players=players,
+        turns=tuple([_turn_trusted(t) for t in data["turns"]]),
+        rules=DEFAULT_RULES if rules is None else Rules(**rules),
+        setup=() if setup is None else tuple(
+            Placement(BY_NAME[t["tile"]], t["x"], t["y"]) for t in setup.get("board", ())),
+        result=result,
+        meta=data.get("meta", _EMPTY),
+        extra={k: v for k, v in data.items() if k not in _TOP_KEYS},
+        has_rules=rules is not None,
+        has_setup=setup is not None,
+    )
+
+
+def from_data_lenient(data: JSON) -> tuple[Record | None, list[Turn | None]]:
+    """Whatever can be read: the record (``None`` if even its frame is
+    unreadable) and its turns, each ``None`` where that turn is unreadable."""
+    record, turns = _read(data, lenient=True)
+    return record, turns
+
+
+def _read(data: JSON, lenient: bool) -> tuple[Record | None, list[Turn | None]]:
+    if not isinstance(data, dict):
+        raise RecordError(f"expected a record object, got {_show(data)}")
+    try:
+        players_data = data.get("players")
+        if not isinstance(players_data, list):
+            raise RecordError("expected a list of players", "/players")
+        players = []
+        for i, p in enumerate(players_data):
+            if not isinstance(p, dict) or not isinstance(p.get("name"), str):
+                raise RecordError("expected a player {name}", f"/players/{i}")
+            players.append(Player(p["name"], {k: v for k, v in p.items() if k != "name"}))
+        rules_data = data.get("rules", {})
+        rules = Rules(**{
+            k: _int(rules_data[k], f"/rules/{k}")
+            for k in ("lone_tile_score", "qwirkle_bonus", "end_bonus") if k in rules_data
+        }) if isinstance(rules_data, dict) else DEFAULT_RULES
+        setup_data = data.get("setup", {})
+        setup = _placements(setup_data.get("board", []), "/setup/board") if isinstance(setup_data, dict) else ()
+        turns_data = data.get("turns")
+        if not isinstance(turns_data, list):
+            raise RecordError("expected a list of turns", "/turns")
+    except RecordError:
+        if lenient:
+            return None, []
+        raise
+    turns: list[Turn | None] = []
+    for i, t in enumerate(turns_data):
+        try:
+            turns.append(turn_from_data(t, f"/turns/{i}", lenient))
+        except RecordError:
+            if not lenient:
+                raise
+            turns.append(None)
+    result = None
+    res = data.get("result")
+    if isinstance(res, dict):
+        scores = res.get("scores")
+        end = res.get("end")
+        ok_scores = isinstance(scores, list) and all(type(s) is int for s in scores)
+        if not lenient and scores is not None and not ok_scores:
+            raise RecordError("expected a list of integer scores", "/result/scores")
+        result = Result(
+            tuple(scores) if ok_scores else None,  # type: ignore[arg-type]
+            end if end in ("out", "blocked", "unfinished") else None,
+            {k: v for k, v in res.items() if k not in ("scores", "end")},
+        )
+    record = Record(
+        players=tuple(players),
+        turns=tuple(t for t in turns if t is not None),
+        rules=rules,
+        setup=setup,
+        result=result,
+        meta=data.get("meta", {}) if isinstance(data.get("meta"), dict) else {},
+        extra={k: v for k, v in data.items() if k not in _TOP_KEYS},
+        has_rules="rules" in data,
+        has_setup="setup" in data,
+    )
+    return record, turns
+
+
+# -- text --------------------------------------------------------------------
+
+def parse_json(text: str | bytes) -> JSON:
+    """Parse JSON text, with orjson when it is installed.
+
+    Raises:
+        json.JSONDecodeError (a ``ValueError``) with line and column.
+    """
+    try:
+        import orjson
+    except ImportError:  # pragma: no cover - orjson is a dependency
+        return json.loads(text)
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        raise json.JSONDecodeError(exc.msg, exc.doc, exc.pos) from None
+
+
+def loads(text: str | bytes) -> Record:
+    """A record from JSON text, checked against the schema (see :func:`from_data`)."""
+    return from_data(parse_json(text))
+
+
+def dumps(record: Record | Mapping[str, JSON]) -> str:
+    """JSON text for a record, two-space indented, ending in a newline."""
+    data = record.to_data() if isinstance(record, Record) else record
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def tiles_data(tiles: Sequence[Placement]) -> list[dict[str, JSON]]:
+    return [{"tile": str(p.tile), "x": p.x, "y": p.y} for p in tiles]

@@ -1,0 +1,108 @@
+"""The record's JSON Schema and the engines that check data against it.
+
+``jsonschema`` is the reference engine: it writes the error messages.
+``jsonschema-rs`` (compiled, about 100 times faster) is the fast path: when
+it says a record is valid, that answer is used as it is; when it says
+invalid, the reference engine is asked for the errors. A test checks that
+both engines agree on valid and broken records alike.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from .findings import Finding, make
+
+SCHEMA_FILE = "qwirkle-record.schema.json"
+MAX_MESSAGE = 200
+
+
+@cache
+def schema() -> dict[str, Any]:
+    """The record schema (JSON Schema 2020-12), as shipped in the package."""
+    text = resources.files("qwirkle_tools").joinpath("schemas", SCHEMA_FILE).read_text("utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+@cache
+def _reference() -> Any:
+    import jsonschema
+
+    return jsonschema.Draft202012Validator(schema())
+
+
+@cache
+def fast_validator() -> Callable[[Any], bool] | None:
+    """The compiled engine's ``is_valid``, or ``None`` when it is not installed."""
+    try:
+        import jsonschema_rs
+    except ImportError:  # pragma: no cover - installed with the package
+        return None
+    validator = jsonschema_rs.Draft202012Validator(schema())
+    is_valid: Callable[[Any], bool] = validator.is_valid
+    return is_valid
+
+
+def reference_is_valid(data: Any) -> bool:
+    """The reference engine's verdict (slow; for tests and the fallback)."""
+    return bool(_reference().is_valid(data))
+
+
+def pointer(path: Any) -> str:
+    """A JSON pointer from a sequence of keys and indexes."""
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
+
+
+def turn_of(path: Any) -> int | None:
+    """The 1-based turn a path lies in, if any."""
+    parts = list(path)
+    if len(parts) >= 2 and parts[0] == "turns" and isinstance(parts[1], int):
+        return parts[1] + 1
+    return None
+
+
+def _message(error: Any) -> str:
+    v = error.validator
+    inst = error.instance
+    if v == "enum" and error.schema.get("description", "").startswith("A tile"):
+        text = f"unknown tile {_short(inst)}: write colour-shape in lower case, e.g. red-circle"
+    elif v == "required" and error.schema.get("required") == ["score"]:
+        text = "a place turn needs its tiles or its score"
+    elif v == "required" and error.schema.get("required") == ["count"]:
+        text = "an exchange needs its tiles or its count"
+    elif v == "not" and isinstance(inst, dict) and "action" in inst:
+        fields = ["count"] if inst["action"] == "place" else [k for k in ("tiles", "count") if k in inst]
+        text = f"a {inst['action']} turn takes no {' or '.join(fields)}"
+    elif v == "additionalProperties" and isinstance(inst, dict):
+        known = set(error.schema.get("properties", {}))
+        extra = [k for k in inst if k not in known and not k.startswith("x-")]
+        text = (f"unknown field{'s' if len(extra) > 1 else ''} {', '.join(repr(k) for k in extra)} "
+                "(fields of your own must start with x-)")
+    elif v in ("maximum", "minimum", "maxItems", "minItems", "maxLength", "minLength"):
+        text = f"{_short(inst)} is out of range ({v} {error.validator_value})"
+    else:
+        text = error.message
+    text = " ".join(text.split())
+    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
+
+
+def _short(value: Any) -> str:
+    text = repr(value) if isinstance(value, str) else json.dumps(value, default=str)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def check(data: Any) -> list[Finding]:
+    """Every schema error in ``data`` as findings (code ``schema``), in path order."""
+    fast = fast_validator()
+    if fast is not None and fast(data):
+        return []
+    errors = sorted(_reference().iter_errors(data), key=lambda e: [(isinstance(p, str), p) for p in e.path])
+    return [
+        make("schema", turn_of(e.path), pointer(e.path), _message(e))
+        for e in errors
+    ]

@@ -1,0 +1,148 @@
+"""Tiles: 6 colours x 6 shapes, each an immutable value with a text form.
+
+A tile is a small ``int`` (``colour * 6 + shape``, 0 to 35) so that the rules
+engine can work on plain integers, but it prints and parses as a name::
+
+    >>> Tile.parse("orange-square")
+    Tile.parse('orange-square')
+    >>> str(Tile.parse("os"))
+    'orange-square'
+    >>> Tile.parse("orange-square").short
+    'os'
+
+Two text forms exist. The long form ``colour-shape`` is what records store.
+The short form is two letters, colour then shape, for typing at a terminal:
+
+=======  ====  =======  ====
+colour   code  shape    code
+=======  ====  =======  ====
+red      r     circle   c
+orange   o     cross    x
+yellow   y     diamond  d
+green    g     square   s
+blue     b     star     t
+purple   p     clover   l
+=======  ====  =======  ====
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+COLOURS: tuple[str, ...] = ("red", "orange", "yellow", "green", "blue", "purple")
+SHAPES: tuple[str, ...] = ("circle", "cross", "diamond", "square", "star", "clover")
+COLOUR_CODES: tuple[str, ...] = ("r", "o", "y", "g", "b", "p")
+SHAPE_CODES: tuple[str, ...] = ("c", "x", "d", "s", "t", "l")
+
+COPIES = 3
+"""How many copies of each of the 36 tiles the game has."""
+TILE_COUNT = len(COLOURS) * len(SHAPES) * COPIES
+"""108 tiles in all."""
+RACK_SIZE = 6
+
+
+class TileError(ValueError):
+    """A text that names no tile."""
+
+
+class Tile(int):
+    """One of the 36 distinct tiles; compare, hash and sort as its number.
+
+    Build tiles with :meth:`parse` or :func:`tile`; the 36 instances are
+    shared, so ``Tile.parse("rc") is Tile.parse("red-circle")``.
+    """
+
+    __slots__ = ()
+
+    @property
+    def colour(self) -> str:
+        return COLOURS[self // 6]
+
+    @property
+    def shape(self) -> str:
+        return SHAPES[self % 6]
+
+    @property
+    def name(self) -> str:
+        """The long form, as records store it: ``"red-circle"``."""
+        return _NAMES[self]
+
+    @property
+    def short(self) -> str:
+        """The two-letter form: ``"rc"``."""
+        return _SHORT[self]
+
+    def __str__(self) -> str:
+        return _NAMES[self]
+
+    def __repr__(self) -> str:
+        return f"Tile.parse({_NAMES[self]!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> Tile:
+        """Read a tile from its long or short form (case and spaces ignored).
+
+        Raises:
+            TileError: the text names no tile; the message quotes it.
+        """
+        found = _BY_TEXT.get(text.strip().lower())
+        if found is None:
+            raise TileError(
+                f"unknown tile {text!r}: write colour-shape (e.g. red-circle) "
+                f"or two letters (e.g. rc); colours {', '.join(COLOURS)}; "
+                f"shapes {', '.join(SHAPES)}"
+            )
+        return found
+
+
+def tile(colour: str, shape: str) -> Tile:
+    """The tile of that colour and shape, both given by name."""
+    try:
+        return TILES[COLOURS.index(colour) * 6 + SHAPES.index(shape)]
+    except ValueError:
+        raise TileError(f"no tile {colour!r} {shape!r}") from None
+
+
+def parse_tiles(texts: Iterable[str]) -> list[Tile]:
+    """Parse several tiles; also accepts one string separated by spaces or commas."""
+    if isinstance(texts, str):
+        texts = texts.replace(",", " ").split()
+    return [Tile.parse(t) for t in texts]
+
+
+def tile_name(t: int) -> str:
+    """The long form of tile number ``t``."""
+    return _NAMES[t]
+
+
+def tile_names(tiles: Iterable[int]) -> str:
+    """Tiles as one readable text: ``"red-circle, red-star"``."""
+    return ", ".join(_NAMES[t] for t in tiles)
+
+
+def largest_group(tiles: Iterable[int]) -> int:
+    """Size of the largest group sharing a colour or a shape, duplicates once.
+
+    This is the number each player announces before the first move.
+
+        >>> largest_group(parse_tiles("rc rc rs bc gc yd"))
+        3
+    """
+    distinct = set(tiles)
+    best = 0
+    for value in range(6):
+        best = max(
+            best,
+            sum(1 for t in distinct if t // 6 == value),
+            sum(1 for t in distinct if t % 6 == value),
+        )
+    return best
+
+
+_NAMES: tuple[str, ...] = tuple(f"{c}-{s}" for c in COLOURS for s in SHAPES)
+_SHORT: tuple[str, ...] = tuple(c + s for c in COLOUR_CODES for s in SHAPE_CODES)
+TILES: tuple[Tile, ...] = tuple(Tile(i) for i in range(36))
+"""The 36 distinct tiles, in colour-major order."""
+BY_NAME: dict[str, Tile] = {n: TILES[i] for i, n in enumerate(_NAMES)}
+"""Long name to tile, for the record reader's fast path."""
+_BY_TEXT: dict[str, Tile] = {**BY_NAME, **{s: TILES[i] for i, s in enumerate(_SHORT)}}

@@ -1,0 +1,158 @@
+"""Validation of records in files, folders and ``.jsonl`` corpora.
+
+The pipeline for one record: parse the JSON, check it against the schema,
+read what can be read of it, replay it (:func:`qwirkle_tools.replay.check`).
+Every step reports findings instead of raising, so one broken record never
+stops the others. Only a path that cannot be read at all raises
+:class:`InputError` (the CLI's exit code 2).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import record as rec
+from . import schema
+from .findings import Finding, make
+from .record import Record
+from .replay import check as replay_check
+
+MAX_FILE_BYTES = 64 * 1024 * 1024
+"""Largest ``.json`` file or ``.jsonl`` line read as one record."""
+RECORD_SUFFIXES = (".json", ".jsonl")
+
+
+class InputError(Exception):
+    """A path that cannot be read: missing, unreadable, or holding no records."""
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """One record's text and where it came from.
+
+    ``index`` is the 1-based line of a ``.jsonl`` corpus, 0 for a plain file.
+    ``text`` is ``None`` for a file too large to read (``size`` says how large).
+    """
+
+    path: str
+    index: int
+    text: bytes | None
+    size: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """The findings for one record, and the record when it could be read."""
+
+    path: str
+    index: int
+    findings: tuple[Finding, ...]
+    record: Record | None = None
+
+    @property
+    def valid(self) -> bool:
+        return not any(f.severity == "error" for f in self.findings)
+
+    @property
+    def where(self) -> str:
+        return f"{self.path}:{self.index}" if self.index else self.path
+
+    def to_data(self) -> dict[str, object]:
+        return {
+            "path": self.path,
+            "index": self.index,
+            "valid": self.valid,
+            "findings": [f.to_data() for f in self.findings],
+        }
+
+
+def check_data(data: object) -> tuple[Record | None, list[Finding]]:
+    """Schema and replay findings for parsed JSON data."""
+    findings = schema.check(data)
+    if not findings:
+        record = rec.from_data(data, trusted=True)
+        return record, replay_check(record)
+    try:
+        record, turns = rec.from_data_lenient(data)
+    except rec.RecordError:
+        return None, findings
+    if record is None:
+        return None, findings
+    return record, findings + replay_check(record, turns)
+
+
+def parse_source(text: bytes) -> tuple[object, Finding | None]:
+    """The JSON value of a record's text, or a ``json`` finding saying what is wrong."""
+    if text.startswith(b"\xef\xbb\xbf"):
+        text = text[3:]  # a UTF-8 byte-order mark, as some editors write
+    if len(text) > MAX_FILE_BYTES:
+        return None, make("too-large", None, "",
+                          f"{len(text):,} bytes; the limit is {MAX_FILE_BYTES:,}")
+    if not text.strip():
+        return None, make("json", None, "", "empty: no JSON value")
+    try:
+        return rec.parse_json(text), None
+    except json.JSONDecodeError as exc:
+        return None, make("json", None, "", f"line {exc.lineno}, column {exc.colno}: {exc.msg}")
+    except (ValueError, RecursionError) as exc:  # e.g. nesting deeper than the parser allows
+        return None, make("json", None, "", f"unreadable JSON: {exc}")
+
+
+def check_source(source: Source) -> Report:
+    """The report for one record's text."""
+    if source.text is None:
+        return Report(source.path, source.index, (make(
+            "too-large", None, "", f"{source.size:,} bytes; the limit is {MAX_FILE_BYTES:,}"),))
+    data, problem = parse_source(source.text)
+    if problem is not None:
+        return Report(source.path, source.index, (problem,))
+    record, findings = check_data(data)
+    return Report(source.path, source.index, tuple(findings), record)
+
+
+def _files(path: Path) -> list[Path]:
+    if path.is_dir():
+        found = sorted(
+            p for p in path.rglob("*")
+            if p.suffix in RECORD_SUFFIXES and p.is_file() and not p.name.startswith(".")
+        )
+        if not found:
+            raise InputError(f"{path}: no .json or .jsonl records in this folder")
+        return found
+    if path.exists():
+        return [path]
+    raise InputError(f"{path}: no such file or folder")
+
+
+def sources(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Source]:
+    """Every record text under ``paths``, streamed (a corpus line at a time).
+
+    All paths are checked first, so a missing one fails before any work.
+
+    Raises:
+        InputError: a path is missing, unreadable, or a folder with no records.
+    """
+    files = [f for p in paths for f in _files(Path(p))]
+    for f in files:
+        name = str(f)
+        try:
+            if f.suffix == ".jsonl":
+                with f.open("rb") as handle:
+                    for number, line in enumerate(handle, 1):
+                        if line.strip():
+                            yield Source(name, number, line)
+            else:
+                size = f.stat().st_size
+                yield Source(name, 0, None if size > MAX_FILE_BYTES else f.read_bytes(), size)
+        except OSError as exc:
+            raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
+
+
+def validate(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Report]:
+    """A report for every record under ``paths``, in order."""
+    for source in sources(paths):
+        yield check_source(source)

@@ -189,7 +189,7 @@ class _Replay:
             self._given_rack(n, base, p, turn.rack)
         if p not in self.opening:
             rack = self._rack(p)
-            self.opening[p] = list(rack) if rack is not None and not self.cells else []
+            self.opening[p] = list(rack) if rack is not None else []  # untouched until now
 
         if turn.action == "place":
             computed, breakdown, legal = self._place(n, base, p, turn)
@@ -313,7 +313,9 @@ class _Replay:
         legal = True
         if self.board_known:
             quick = None if self.detailed else quick_score(self.cells, tiles, self.rules)
-            if quick is None or (turn.score is not None and turn.score != quick):
+            # the full judgement, for its messages: when something is off, or in the
+            # endgame, where the end bonus may make the claim differ from ``quick``
+            if quick is None or (turn.score is not None and turn.score != quick) or self.bag == 0:
                 verdict = judge(self.cells, tiles, self.rules)
                 for v in verdict.violations:
                     ptr = f"{base}/tiles" if v.index is None else f"{base}/tiles/{v.index}"
@@ -335,7 +337,10 @@ class _Replay:
         return points, breakdown, legal
 
     def _exchange(self, n: int, base: str, p: int, turn: Turn) -> None:
-        k = turn.exchange_size or 0
+        k = turn.exchange_size
+        if k is None:  # unreadable tiles and no count: the rack is no longer known
+            self._forget(p)
+            return
         if self.bag is not None and k > self.bag:
             self._find("exchange-too-many", n, f"{base}/tiles" if turn.exchanged else f"{base}/count",
                        f"{self._name(p)} exchanges {k} tiles, but the bag holds {self.bag}")

@@ -132,7 +132,7 @@ def _run(cells: Mapping[int, int], new: Mapping[int, int], key: int, step: int) 
     start = key
     while start - step in cells or start - step in new:
         start -= step
-    tiles = []
+    tiles: list[int] = []
     k = start
     while True:
         t = cells.get(k)
@@ -142,6 +142,24 @@ def _run(cells: Mapping[int, int], new: Mapping[int, int], key: int, step: int) 
                 return start, tiles
         tiles.append(t)
         k += step
+
+
+def _faulty_before(cells: Mapping[int, int], start: int, step: int, length: int) -> bool:
+    """Whether the board tiles of a line already broke the rules before this move.
+
+    A move that extends a line left invalid by an earlier, already reported
+    move is not blamed for it again.
+    """
+    run: list[int] = []
+    for k in range(start, start + step * length, step):
+        t = cells.get(k)
+        if t is None:
+            if len(run) > 1 and line_fault(run):
+                return True
+            run = []
+        else:
+            run.append(t)
+    return len(run) > 1 and line_fault(run) is not None
 
 
 def judge(
@@ -154,7 +172,9 @@ def judge(
     The score is computed even for an illegal move, by the same counting
     (each line of 2+ through a placed tile, once); tiles placed on occupied
     cells are left out of it. The end bonus is not added: that depends on the
-    rack and the bag, which the replay knows.
+    rack and the bag, which the replay knows. A line whose board tiles were
+    already invalid (an earlier illegal move left on the table) is not held
+    against this move.
     """
     cells = board.cells if isinstance(board, Board) else board
     if not move:
@@ -214,7 +234,7 @@ def judge(
                 continue
             seen.add((start, step))
             fault = line_fault(tiles)
-            if fault is not None:
+            if fault is not None and not _faulty_before(cells, start, step, len(tiles)):
                 violations.append(Violation(
                     fault,
                     f"{move[i].tile} at {cell_text(keys[i])} makes {_FAULT_TEXT[fault]}: " + tile_names(tiles),
@@ -246,7 +266,7 @@ def quick_score(cells: Mapping[int, int], move: Sequence[Placement], rules: Rule
             return None
         total = 0
         for step in (STEP_X, STEP_Y):
-            line = [first.tile]
+            line: list[int] = [first.tile]
             k = key - step
             while k in cells:
                 line.append(cells[k])

@@ -74,8 +74,8 @@ def check_data(data: object) -> tuple[Record | None, list[Finding]]:
     """Schema and replay findings for parsed JSON data."""
     findings = schema.check(data)
     if not findings:
-        record = rec.from_data(data, trusted=True)
-        return record, replay_check(record)
+        valid = rec.from_data(data, trusted=True)
+        return valid, replay_check(valid)
     try:
         record, turns = rec.from_data_lenient(data)
     except rec.RecordError:

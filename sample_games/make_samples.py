@@ -1,0 +1,136 @@
+"""Regenerate the sample games in this folder: ``python sample_games/make_samples.py``.
+
+Every sample is made from a seeded self-play game or written out below, so
+the files are reproducible; ``tests/test_samples.py`` pins what the
+validator finds in each, and ``README.md`` here describes them.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+from qwirkle_tools.simulate import simulate
+
+HERE = Path(__file__).parent
+
+
+def _named(game: dict[str, Any], event: str) -> dict[str, Any]:
+    game["meta"] = {"event": event, "site": "Lyon", "date": "2026-11-29",
+                    "comment": f"self-play, seed {game['meta']['seed']}, {game['meta']['policy']} policy"}
+    game["players"] = [{"name": "Ana"}, {"name": "Ben"}]
+    return game
+
+
+def complete() -> dict[str, Any]:
+    """A whole legal game, every rack and draw recorded, two exchanges."""
+    return _named(simulate(2, 36, "greedy"), "Club night")
+
+
+def score_sheet() -> dict[str, Any]:
+    """The same kind of game as a paper score sheet keeps it: scores only."""
+    game = _named(simulate(2, 29, "greedy"), "Club night, paper sheet")
+    for turn in game["turns"]:
+        for key in ("tiles", "rack", "draw"):
+            turn.pop(key, None)
+        if turn["action"] == "exchange":
+            turn["count"] = 6  # the sheet notes an exchange, not its tiles
+            turn.pop("score", None)
+    return game
+
+
+def wrong_scores() -> dict[str, Any]:
+    """Two adding-up slips: a turn written 2 too high, and the result copied from the sheet."""
+    game = complete()
+    game["meta"]["event"] = "Club night, scoring slips"
+    turn = game["turns"][4]
+    turn["score"] += 2
+    turn["comment"] = "written 2 too high"
+    game["result"]["scores"][turn["player"]] += 2
+    game["turns"][9]["score"] = 0  # a forgotten score, written as 0
+    return game
+
+
+def bookkeeping() -> dict[str, Any]:
+    """Rack and bag slips in a complete game."""
+    game = complete()
+    game["meta"]["event"] = "Club night, bookkeeping slips"
+    turns = game["turns"]
+    # turn 3: one tile too few drawn
+    turns[2]["draw"] = turns[2]["draw"][:-1]
+    turns[2]["comment"] = "forgot to draw a tile"
+    # turn 8: plays a tile that is not in the rack
+    turns[7]["tiles"][0]["tile"] = _absent(turns[7]["rack"])
+    # turns 12 and 13: both players pass while the bag is full (they must exchange instead)
+    player = turns[11]["player"]
+    turns[11:11] = [{"player": player, "action": "pass", "comment": "passed"},
+                    {"player": 1 - player, "action": "pass"}]
+    return game
+
+
+def _absent(rack: list[str]) -> str:
+    for name in ("purple-clover", "blue-star", "green-square", "yellow-diamond"):
+        if name not in rack:
+            return name
+    raise AssertionError("rack holds every candidate")
+
+
+def illegal_moves() -> dict[str, Any]:
+    """A short hand-written game where every second move breaks a placement rule."""
+    def place(player: int, *tiles: str, score: int) -> dict[str, Any]:
+        cells = []
+        for t in tiles:
+            name, _, where = t.partition("@")
+            x, y = where.split(",")
+            cells.append({"tile": name, "x": int(x), "y": int(y)})
+        return {"player": player, "action": "place", "tiles": cells, "score": score}
+
+    return {
+        "format": "qwirkle-record", "version": 1,
+        "meta": {"event": "Illegal moves", "comment": "hand-written; positions in the sample README"},
+        "players": [{"name": "Ana"}, {"name": "Ben"}],
+        "turns": [
+            place(0, "red-circle@0,0", "red-square@1,0", "red-star@2,0", score=3),
+            place(1, "blue-circle@0,1", "green-circle@0,2", score=3),
+            # gap: (4,0) left empty between red-cross at 3,0 and red-clover at 5,0
+            place(0, "red-cross@3,0", "red-clover@5,0", score=5),
+            # line-mixed twice: yellow-diamond at (1,1) makes the row blue-circle, yellow-diamond
+            # and the column red-square, yellow-diamond
+            place(1, "yellow-diamond@1,1", score=4),
+            # not-in-line: tiles on a diagonal
+            place(0, "purple-circle@0,3", "orange-circle@1,4", score=2),
+            # duplicate-in-line: a second red-circle at the end of the red row
+            place(1, "red-circle@-1,0", score=7),
+            # not-connected: far from every tile
+            place(0, "blue-star@10,10", "blue-cross@11,10", score=2),
+            # cell-occupied: on the red-square
+            place(1, "green-square@1,0", score=3),
+        ],
+        "result": {"scores": [12, 17], "end": "unfinished"},
+    }
+
+
+SAMPLES = {
+    "complete-2p.json": complete,
+    "score-sheet.json": score_sheet,
+    "wrong-scores.json": wrong_scores,
+    "bookkeeping.json": bookkeeping,
+    "illegal-moves.json": illegal_moves,
+}
+
+
+def main() -> None:
+    for name, make in SAMPLES.items():
+        (HERE / name).write_text(json.dumps(make(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(f"wrote {HERE / name}")
+    corpus = [copy.deepcopy(simulate(2, seed, "random" if seed % 2 else "greedy")) for seed in range(100, 110)]
+    with open(HERE / "corpus-10.jsonl", "w", encoding="utf-8") as f:
+        for game in corpus:
+            f.write(json.dumps(game, separators=(",", ":")) + "\n")
+    print(f"wrote {HERE / 'corpus-10.jsonl'}")
+
+
+if __name__ == "__main__":
+    main()

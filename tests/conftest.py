@@ -1,0 +1,57 @@
+"""Shared builders for records in tests."""
+
+from __future__ import annotations
+
+import copy
+from functools import cache
+from typing import Any
+
+import pytest
+
+from qwirkle_tools.simulate import simulate
+from qwirkle_tools.validate import check_data
+
+
+def place(player: int, tiles: str = "", score: int | None = None, rack: str | None = None,
+          draw: str | None = None) -> dict[str, Any]:
+    """A place turn; tiles as ``"rc@0,0 rs@1,0"``, racks and draws as ``"rc rs"``."""
+    from qwirkle_tools.board import Placement
+    from qwirkle_tools.tiles import parse_tiles
+
+    turn: dict[str, Any] = {"player": player, "action": "place"}
+    if tiles:
+        turn["tiles"] = [{"tile": str(p.tile), "x": p.x, "y": p.y} for p in map(Placement.parse, tiles.split())]
+    if score is not None:
+        turn["score"] = score
+    if rack is not None:
+        turn["rack"] = [str(t) for t in parse_tiles(rack)]
+    if draw is not None:
+        turn["draw"] = [str(t) for t in parse_tiles(draw)]
+    return turn
+
+
+def game(*turns: dict[str, Any], players: int = 2, **extra: Any) -> dict[str, Any]:
+    """A record around ``turns``; ``extra`` adds top-level fields (setup, result, rules)."""
+    return {"format": "qwirkle-record", "version": 1,
+            "players": [{"name": n} for n in ["Ana", "Ben", "Cy", "Di", "Ed", "Flo"][:players]],
+            "turns": list(turns), **extra}
+
+
+def findings(data: Any) -> list[tuple[str, int | None]]:
+    """``(code, turn)`` of every finding, in order."""
+    return [(f.code, f.turn) for f in check_data(data)[1]]
+
+
+@cache
+def _simulated(players: int, seed: int, policy: str) -> dict[str, Any]:
+    return simulate(players, seed, policy)  # type: ignore[arg-type]
+
+
+def simulated(players: int = 2, seed: int = 1, policy: str = "greedy") -> dict[str, Any]:
+    """A fresh copy of a cached self-play game."""
+    return copy.deepcopy(_simulated(players, seed, policy))
+
+
+@pytest.fixture
+def sim() -> dict[str, Any]:
+    return simulated()

@@ -1,0 +1,134 @@
+"""The command line: output formats, exit codes, safe writing, help texts."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import simulated
+from typer.testing import CliRunner
+
+from qwirkle_tools.cli import app
+
+ROOT = Path(__file__).parent.parent
+SAMPLES = ROOT / "sample_games"
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_validate_valid_file_exits_0() -> None:
+    code, out, _ = run("validate", str(SAMPLES / "complete-2p.json"))
+    assert code == 0
+    assert out.strip() == "1 record: 1 valid, 0 invalid (0 errors, 0 warnings)"
+
+
+def test_validate_text_lines_name_file_turn_and_code() -> None:
+    code, out, _ = run("validate", str(SAMPLES / "wrong-scores.json"))
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0].startswith(f"{SAMPLES / 'wrong-scores.json'}:turn 5: score-mismatch: Ana (seat 0) claims 7")
+    assert lines[-1].startswith("1 record: 0 valid, 1 invalid (3 errors")
+
+
+def test_validate_json_output(tmp_path: Path) -> None:
+    corpus = tmp_path / "c.jsonl"
+    bad = simulated(2, 2)
+    bad["turns"][0]["score"] += 1
+    corpus.write_text(json.dumps(simulated(2, 1)) + "\n" + json.dumps(bad) + "\n")
+    code, out, _ = run("validate", str(corpus), "--format", "json")
+    assert code == 1
+    data = json.loads(out)
+    assert [(r["index"], r["valid"]) for r in data["records"]] == [(1, True), (2, False)]
+    finding = data["records"][1]["findings"][0]
+    assert set(finding) == {"code", "severity", "turn", "pointer", "message"}
+    assert finding["code"] == "score-mismatch" and finding["turn"] == 1 and finding["pointer"] == "/turns/0/score"
+    assert data["summary"] == {"records": 2, "valid": 1, "invalid": 1, "errors": 1, "warnings": 0}
+
+
+def test_validate_missing_path_exits_2(tmp_path: Path) -> None:
+    code, out, err = run("validate", str(tmp_path / "nope.json"))
+    assert code == 2 and "no such file or folder" in err
+
+
+def test_warnings_alone_do_not_fail(tmp_path: Path) -> None:
+    from conftest import game, place
+
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps(game(place(0, "rc@0,0 rs@1,0", 2, rack="rc rs bd yx gl pt"),
+                                    place(1, "rx@2,0", 3, rack="rx ox yx gd bl pl"))))
+    code, out, _ = run("validate", str(path))
+    assert code == 0 and "wrong-starter" in out
+
+
+def test_bad_option_exits_2() -> None:
+    code, _, _ = run("validate", "--format", "xml", str(SAMPLES))
+    assert code == 2
+
+
+def test_rescore_table_and_json() -> None:
+    code, out, _ = run("rescore", str(SAMPLES / "wrong-scores.json"))
+    assert code == 0
+    marked = [line for line in out.splitlines() if " ! " in line]
+    assert len(marked) == 2 and marked[0].split()[0] == "5"
+    code, out, _ = run("rescore", str(SAMPLES / "wrong-scores.json"), "--format", "json")
+    data = json.loads(out)
+    assert [t["turn"] for t in data["turns"] if t["differs"]] == [5, 10]
+    assert data["totals"] == data["turns"][-1]["totals"]
+
+
+def test_rescore_writes_a_corrected_copy_safely(tmp_path: Path) -> None:
+    src = tmp_path / "in.json"
+    src.write_text((SAMPLES / "wrong-scores.json").read_text())
+    before = src.read_text()
+    out = tmp_path / "out.json"
+    code, _, _ = run("rescore", str(src), "-o", str(out))
+    assert code == 0 and src.read_text() == before
+    code, stdout, _ = run("validate", str(out))
+    assert code == 0, stdout
+    # never over an existing file without --force, never over the input without --in-place
+    assert run("rescore", str(src), "-o", str(out))[0] == 2
+    assert run("rescore", str(src), "-o", str(out), "--force")[0] == 0
+    assert run("rescore", str(src), "-o", str(src))[0] == 2
+    assert src.read_text() == before
+    assert run("rescore", str(src), "--in-place")[0] == 0
+    assert run("validate", str(src))[0] == 0
+    assert not [p for p in os.listdir(tmp_path) if p.endswith(".tmp")]
+
+
+def test_rescore_refuses_unreadable_records(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text('{"format": "qwirkle-record"')
+    code, _, err = run("rescore", str(path))
+    assert code == 1 and "json" in err
+    assert run("rescore", str(SAMPLES / "corpus-10.jsonl"))[0] == 2
+
+
+@pytest.mark.parametrize("command", ["validate", "rescore", "schema"])
+def test_every_command_has_help_with_an_example(command: str) -> None:
+    code, out, _ = run(command, "--help")
+    assert code == 0 and "Example:" in out and "qwirkle " + command in out
+
+
+def test_installed_command_runs_without_traceback(tmp_path: Path) -> None:
+    path = tmp_path / "trunc.json"
+    path.write_bytes(b'{"format": "qwirkle-record", "players": [')
+    proc = subprocess.run([sys.executable, "-m", "qwirkle_tools", "validate", str(path)],
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr + proc.stdout
+    assert "trunc.json: json: line 1, column" in proc.stdout
+
+
+def test_package_import_stays_light() -> None:
+    code = ("import sys, qwirkle_tools.cli; "
+            "print(sorted(m for m in ('pandas', 'matplotlib', 'jsonschema', 'qwirkle_tools.record') if m in sys.modules))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert proc.stdout.strip() == "[]"

@@ -1,0 +1,233 @@
+"""Replay: every bookkeeping finding on small records, and whole games."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import findings, game, place, simulated
+
+from qwirkle_tools.record import from_data
+from qwirkle_tools.replay import check, final_scores, initial_state, replay
+from qwirkle_tools.validate import check_data
+
+
+def states(data: dict[str, Any]) -> list[Any]:
+    return [r.state for r in replay(from_data(data))]
+
+
+# -- whole games ---------------------------------------------------------------
+
+@pytest.mark.parametrize(("players", "seed", "policy"), [
+    (2, 1, "greedy"), (2, 2, "random"), (3, 3, "greedy"), (4, 4, "random"), (6, 5, "greedy"),
+])
+def test_simulated_games_replay_clean_and_reproduce_their_scores(players: int, seed: int, policy: str) -> None:
+    data = simulated(players, seed, policy)
+    record = from_data(data)
+    assert check(record) == []
+    assert list(final_scores(record)) == data["result"]["scores"]
+    results = list(replay(record))
+    assert [r.points for r in results] == [t["score"] for t in data["turns"]]
+    last = results[-1].state
+    if data["result"]["end"] == "out":
+        assert last.ended == "out" and last.bag == 0 and 0 in last.rack_sizes
+    assert sum(len(t.get("tiles", ())) for t in data["turns"] if t["action"] == "place") == len(last.board)
+
+
+def test_state_tracks_bag_racks_and_board() -> None:
+    data = game(place(0, "rc@0,0 rs@1,0", 2, rack="rc rs bd yx gl pt", draw="oc ox"))
+    before = initial_state(from_data(data))
+    assert before.bag == 108 - 12 and before.rack_sizes == (6, 6) and before.racks == (None, None)
+    after = states(data)[0]
+    assert after.bag == 94
+    assert [str(t) for t in after.racks[0] or ()] == ["blue-diamond", "yellow-cross", "green-clover",
+                                                      "purple-star", "orange-circle", "orange-cross"]
+    assert after.racks[1] is None and after.rack_sizes == (6, 6)
+    assert after.scores == (2, 0) and len(after.board) == 2
+
+
+def test_score_sheet_only_game_is_valid_and_totals_the_claims() -> None:
+    data = game(place(0, score=3), {"player": 1, "action": "exchange", "count": 2},
+                place(0, score=12), place(1, score=7), result={"scores": [15, 7]})
+    assert findings(data) == []
+    data["result"]["scores"] = [15, 8]
+    assert findings(data) == [("result-mismatch", None)]
+
+
+def test_turn_score_includes_end_bonus_when_player_goes_out() -> None:
+    data = simulated(2, 7)
+    last = data["turns"][-1]
+    assert data["result"]["end"] == "out"
+    last["score"] -= 6
+    found = check_data(data)[1]
+    assert [(f.code, f.turn, f.pointer) for f in found][:1] == [
+        ("score-mismatch", len(data["turns"]), f"/turns/{len(data['turns']) - 1}/score")]
+    assert "6(end)" in found[0].message
+
+
+# -- placement findings come through with their pointer --------------------------
+
+def test_placement_findings_carry_turn_and_pointer() -> None:
+    data = game(place(0, "rc@0,0 rs@1,0", 2), place(1, "bt@3,0 bx@3,1", 0))
+    found = check_data(data)[1]
+    assert [(f.code, f.turn, f.pointer) for f in found] == [("not-connected", 2, "/turns/1/tiles")]
+    data = game(place(0, "rc@0,0 rs@1,0", 2), place(1, "bs@1,0", 2))
+    assert [(f.code, f.pointer) for f in check_data(data)[1]] == [("cell-occupied", "/turns/1/tiles/0")]
+
+
+def test_illegal_move_claimed_score_is_not_compared_but_counts() -> None:
+    # red-circle, red-square, then a blue-cross on the row: mixed line of 3
+    data = game(place(0, "rc@0,0 rs@1,0", 2), place(1, "bx@2,0", 99), result={"scores": [2, 3]})
+    assert findings(data) == [("line-mixed", 2)]
+
+
+def test_line_left_invalid_earlier_is_not_blamed_again() -> None:
+    data = game(place(0, "rc@0,0 bx@1,0", 2), place(1, "rs@-1,0", 3))
+    assert findings(data) == [("line-mixed", 1)]
+
+
+# -- racks, draws, the bag --------------------------------------------------------
+
+def test_tile_not_in_rack() -> None:
+    data = game(place(0, "rc@0,0 rs@1,0", 2, rack="rc rx bd yx gl pt"))
+    found = check_data(data)[1]
+    assert [(f.code, f.pointer) for f in found] == [("tile-not-in-rack", "/turns/0/tiles/1")]
+    assert "red-square" in found[0].message
+
+
+def test_rack_continuity() -> None:
+    ok = game(place(0, "rc@0,0 rs@1,0", 2, rack="rc rs bd yx gl pt", draw="oc ox"),
+              place(1, "rx@0,1", 2),
+              place(0, "ox@-1,1", 2, rack="bd yx gl pt oc ox"))
+    assert findings(ok) == []
+    ok["turns"][2]["rack"] = ["blue-diamond", "yellow-cross", "green-clover", "purple-star", "red-star", "orange-cross"]
+    assert findings(ok) == [("rack-mismatch", 3)]
+    ok["turns"][2]["rack"] = ok["turns"][2]["rack"][1:]
+    assert findings(ok) == [("rack-mismatch", 3)]
+
+
+def test_draw_count() -> None:
+    data = game(place(0, "rc@0,0 rs@1,0", 2, rack="rc rs bd yx gl pt", draw="oc"))
+    found = check_data(data)[1]
+    assert [(f.code, f.pointer) for f in found] == [("draw-count", "/turns/0/draw")]
+    data = game(place(0, "rc@0,0 rs@1,0", 2, draw="oc ox yd"))
+    assert findings(data) == [("draw-count", 1)]
+
+
+def test_tile_overused_across_setup_and_racks() -> None:
+    setup = {"board": [{"tile": "red-circle", "x": 0, "y": y} for y in (0, 2, 4)]}
+    data = game(place(0, "rs@1,0", 2, rack="rc rs bd yx gl pt"), setup=setup)
+    assert findings(data) == [("tile-overused", 1)]
+    data = game(place(0, "rc@1,0", 2), setup=setup)
+    assert findings(data) == [("tile-overused", 1), ("duplicate-in-line", 1)]
+
+
+def test_setup_lines_are_checked() -> None:
+    setup = {"board": [{"tile": "red-circle", "x": 0, "y": 0}, {"tile": "blue-cross", "x": 1, "y": 0}]}
+    assert findings(game(setup=setup)) == [("line-mixed", None)]
+
+
+def test_exchange_rules() -> None:
+    ok = game(place(0, "rc@0,0 rs@1,0", 2, rack="rc rs bd yx gl pt", draw="oc ox"),
+              {"player": 1, "action": "exchange", "tiles": ["blue-star"], "draw": ["green-star"]},
+              {"player": 0, "action": "exchange", "tiles": ["blue-diamond", "yellow-cross"], "draw": ["red-cross", "red-star"]},
+              {"player": 1, "action": "exchange", "count": 3, "score": 0},
+              place(0, "rx@2,0 rt@3,0", 4, rack="gl pt oc ox rx rt"))
+    assert findings(ok) == []
+    bad = game(place(0, "rc@0,0 rs@1,0", 2, rack="rc rs bd yx gl pt", draw="oc ox"),
+               {"player": 1, "action": "exchange", "count": 2, "draw": ["green-star"]},
+               {"player": 0, "action": "exchange", "tiles": ["red-circle"], "draw": ["red-cross"], "score": 1})
+    assert findings(bad) == [("draw-count", 2), ("tile-not-in-rack", 3), ("score-mismatch", 3)]
+
+
+def _near_end(data: dict[str, Any], bag_below: int) -> tuple[int, Any]:
+    """The first turn whose bag before it holds fewer than ``bag_below`` tiles, with that state."""
+    before = initial_state(from_data(data))
+    for i, r in enumerate(replay(from_data(data))):
+        if before.bag is not None and before.bag < bag_below:
+            return i, before
+        before = r.state
+    raise AssertionError("the bag never ran low")
+
+
+def test_exchange_too_many() -> None:
+    data = simulated(2, 3)
+    i, before = _near_end(data, 6)
+    assert 0 < before.bag < 6  # type: ignore[operator]
+    turn = data["turns"][i]
+    data["turns"][i:] = [{"player": turn["player"], "action": "exchange", "tiles": turn["rack"][:6]}]
+    del data["result"]
+    assert findings(data) == [("exchange-too-many", i + 1)]
+
+
+def test_pass_is_illegal_with_tiles_in_bag_or_a_playable_rack() -> None:
+    data = game(place(0, "rc@0,0 rs@1,0", 2), {"player": 1, "action": "pass"})
+    assert findings(data) == [("illegal-pass", 2)]
+    data = simulated(2, 3)
+    i, before = _near_end(data, 1)
+    while data["turns"][i]["action"] != "place":
+        i += 1
+    turn = data["turns"][i]
+    data["turns"][i:] = [{"player": turn["player"], "action": "pass", "rack": turn["rack"]}]
+    del data["result"]
+    found = check_data(data)[1]
+    assert [(f.code, f.turn) for f in found] == [("illegal-pass", i + 1)]
+    assert "could place" in found[0].message
+
+
+def test_turn_order() -> None:
+    # after a slip the order picks up from the seat that actually played
+    data = game(place(0, "rc@0,0 rs@1,0", 2), place(0, "rt@2,0", 3), place(1, "rx@3,0", 4))
+    assert findings(data) == [("turn-order", 2)]
+    data = game(place(0, "rc@0,0 rs@1,0", 2), place(2, "rt@2,0", 3))
+    found = check_data(data)[1]
+    assert [(f.code, f.pointer) for f in found] == [("schema", "/turns/1/player")] or \
+        [(f.code, f.pointer) for f in found] == [("turn-order", "/turns/1/player")]
+
+
+def test_first_move_must_be_largest_group() -> None:
+    data = game(place(0, "rc@0,0", 1, rack="rc rs rt bd yx gl"))
+    assert findings(data) == [("first-move-not-largest", 1)]
+    data = game(place(0, "rc@0,0 rs@1,0 rt@2,0", 3, rack="rc rs rt bd yx gl"))
+    assert findings(data) == []
+
+
+def test_wrong_starter_is_a_warning() -> None:
+    data = game(place(0, "rc@0,0 rs@1,0", 2, rack="rc rs bd yx gl pt"),
+                place(1, "rx@2,0", 3, rack="rx ox yx gd bl pl"))
+    found = check_data(data)[1]
+    assert [(f.code, f.severity) for f in found] == [("wrong-starter", "warning")]
+
+
+# -- the end ---------------------------------------------------------------------------
+
+def test_after_end_and_bad_end() -> None:
+    data = simulated(2, 7)
+    data["turns"].append({"player": data["turns"][-2]["player"], "action": "pass"})
+    assert findings(data) == [("after-end", len(data["turns"]))]
+    data = simulated(2, 7)
+    data["result"]["end"] = "blocked"
+    assert findings(data) == [("bad-end", None)]
+    data = simulated(2, 7)
+    data["turns"].pop()
+    data["result"]["end"] = "out"
+    assert ("bad-end", None) in findings(data)
+
+
+def test_blocked_claim_with_tiles_in_bag() -> None:
+    data = game(place(0, "rc@0,0 rs@1,0", 2), result={"end": "blocked"})
+    assert findings(data) == [("bad-end", None)]
+
+
+def test_result_scores_count_must_match_players() -> None:
+    data = game(place(0, "rc@0,0 rs@1,0", 2), result={"scores": [2, 0, 0]})
+    assert findings(data) == [("result-mismatch", None)]
+
+
+def test_unreadable_turn_does_not_stop_the_replay() -> None:
+    data = game(place(0, "rc@0,0 rs@1,0", 2), place(1, "rt@2,0", 3), place(0, "rx@3,0", 9))
+    data["turns"][1]["rack"] = ["red-star", "bogus"]
+    assert findings(data) == [("schema", 2), ("score-mismatch", 3)]
+    # a turn whose placement is unreadable leaves the board unknown: later placements go unchecked
+    data["turns"][1] = {"player": 1, "action": "place", "tiles": [{"tile": "bogus", "x": 2, "y": 0}]}
+    assert findings(data) == [("schema", 2)]

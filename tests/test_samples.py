@@ -1,0 +1,75 @@
+"""The bundled sample games: each produces exactly the findings its README promises."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from qwirkle_tools.record import from_data
+from qwirkle_tools.replay import final_scores
+from qwirkle_tools.validate import validate
+
+SAMPLES = Path(__file__).parent.parent / "sample_games"
+
+EXPECTED = {
+    "complete-2p.json": [],
+    "score-sheet.json": [],
+    "wrong-scores.json": [("score-mismatch", 5), ("score-mismatch", 10), ("result-mismatch", None)],
+    "bookkeeping.json": [
+        ("draw-count", 3), ("rack-mismatch", 5), ("tile-not-in-rack", 8), ("line-mixed", 8), ("line-mixed", 8),
+        ("rack-mismatch", 10), ("illegal-pass", 12), ("illegal-pass", 13), ("tile-overused", 36),
+    ],
+    "illegal-moves.json": [
+        ("gap", 3), ("line-mixed", 4), ("line-mixed", 4), ("not-in-line", 5), ("duplicate-in-line", 6),
+        ("not-connected", 7), ("cell-occupied", 8), ("result-mismatch", None), ("result-mismatch", None),
+    ],
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_sample_findings_are_pinned(name: str) -> None:
+    (report,) = validate([SAMPLES / name])
+    assert [(f.code, f.turn) for f in report.findings] == EXPECTED[name]
+
+
+def test_every_sample_is_pinned_and_described() -> None:
+    files = {p.name for p in SAMPLES.glob("*.json")}
+    assert files == set(EXPECTED)
+    readme = (SAMPLES / "README.md").read_text()
+    for name in [*files, "corpus-10.jsonl"]:
+        assert f"`{name}`" in readme
+
+
+def test_corpus_is_all_valid() -> None:
+    reports = list(validate([SAMPLES / "corpus-10.jsonl"]))
+    assert len(reports) == 10 and all(r.valid and not r.findings for r in reports)
+
+
+def test_complete_game_has_racks_draws_and_exchanges() -> None:
+    data = json.loads((SAMPLES / "complete-2p.json").read_text())
+    turns = data["turns"]
+    assert len(data["players"]) == 2 and data["result"]["end"] == "out"
+    assert all("rack" in t for t in turns) and all("draw" in t for t in turns if t["action"] != "pass")
+    assert any(t["action"] == "exchange" for t in turns)
+    assert list(final_scores(from_data(data))) == data["result"]["scores"]
+
+
+def test_score_sheet_has_scores_only() -> None:
+    data = json.loads((SAMPLES / "score-sheet.json").read_text())
+    assert not any(k in t for t in data["turns"] for k in ("tiles", "rack", "draw"))
+    assert list(final_scores(from_data(data))) == data["result"]["scores"]
+
+
+def test_samples_are_reproducible(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("make_samples", SAMPLES / "make_samples.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setattr(module, "HERE", tmp_path)
+    module.main()
+    for path in tmp_path.iterdir():
+        assert path.read_bytes() == (SAMPLES / path.name).read_bytes(), path.name

@@ -1,0 +1,103 @@
+"""The JSON Schema: the published copy, its messages, and engine agreement."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import game, place, simulated
+
+from qwirkle_tools import schema
+
+ROOT = Path(__file__).parent.parent
+
+
+def test_published_schema_is_the_packaged_one() -> None:
+    published = json.loads((ROOT / "schemas" / schema.SCHEMA_FILE).read_text())
+    assert published == schema.schema()
+    assert published["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert published["$id"]
+
+
+def test_schema_is_valid_2020_12() -> None:
+    import jsonschema
+
+    jsonschema.Draft202012Validator.check_schema(schema.schema())
+
+
+def messages(data: Any) -> list[tuple[str, str]]:
+    return [(f.pointer, f.message) for f in schema.check(data)]
+
+
+def test_errors_point_at_the_exact_place() -> None:
+    data = game(place(0, "rc@0,0 rs@1,0", 2), place(1, "rx@2,0", 3))
+    data["turns"][1]["tiles"][0]["tile"] = "red-circel"
+    data["turns"][1]["scroe"] = 3
+    data["turns"][0]["tiles"][1]["x"] = "1"
+    found = schema.check(data)
+    assert [(f.pointer, f.turn) for f in found] == [
+        ("/turns/0/tiles/1/x", 1), ("/turns/1", 2), ("/turns/1/tiles/0/tile", 2)]
+    assert "unknown field 'scroe'" in found[1].message
+    assert "unknown tile 'red-circel'" in found[2].message
+
+
+def test_turns_are_told_apart_by_action() -> None:
+    data = game(place(0, "rc@0,0", 1), {"player": 1, "action": "exchange"}, {"player": 0, "action": "place"},
+                {"player": 1, "action": "pass", "tiles": ["red-circle"]},
+                {"player": 0, "action": "place", "count": 2, "score": 1})
+    assert messages(data) == [
+        ("/turns/1", "an exchange needs its tiles or its count"),
+        ("/turns/2", "a place turn needs its tiles or its score"),
+        ("/turns/3", "a pass turn takes no tiles"),
+        ("/turns/4", "a place turn takes no count"),
+    ]
+
+
+def test_messages_stay_short() -> None:
+    data = game(place(0, "rc@0,0", 1))
+    data["turns"][0]["comment"] = ["x" * 5000]
+    (message,) = [m for _, m in messages(data)]
+    assert len(message) <= schema.MAX_MESSAGE
+
+
+def _mutants(seed: int, count: int) -> list[Any]:
+    """Records with random damage: dropped keys, changed types and values."""
+    rng = random.Random(seed)
+    base = simulated(2, 1)
+    base["turns"] = base["turns"][:8]
+    values: list[Any] = [None, True, -1, 0, 7, 10**7, 1.5, "", "red-circle", "jump", [], {}, ["red-circle"] * 7,
+                         {"tile": "red-circle", "x": 0}, [{"tile": "red-circle", "x": 0, "y": 0}]]
+    out = []
+    for _ in range(count):
+        data = copy.deepcopy(base)
+        for _ in range(rng.randint(1, 3)):
+            node: Any = data
+            path: list[Any] = []
+            while isinstance(node, (dict, list)) and node and rng.random() < 0.75:
+                key = rng.choice(list(node)) if isinstance(node, dict) else rng.randrange(len(node))
+                path.append((node, key))
+                node = node[key]
+            if not path:
+                continue
+            parent, key = path[-1]
+            if isinstance(parent, dict) and rng.random() < 0.3:
+                del parent[key]
+            else:
+                parent[key] = copy.deepcopy(rng.choice(values))
+        out.append(data)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_fast_engine_agrees_with_the_reference(seed: int) -> None:
+    fast = schema.fast_validator()
+    assert fast is not None
+    mutants = _mutants(seed, 60)
+    verdicts = [(fast(m), schema.reference_is_valid(m)) for m in mutants]
+    assert all(a == b for a, b in verdicts)
+    # the mutants are not all alike: both verdicts occur
+    assert {a for a, _ in verdicts} == {True, False}

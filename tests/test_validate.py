@@ -1,0 +1,110 @@
+"""Validation of files, folders and corpora, including broken input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import game, place, simulated
+
+from qwirkle_tools.validate import MAX_FILE_BYTES, InputError, check_data, parse_source, validate
+
+
+def write(path: Path, data: object) -> Path:
+    path.write_text(json.dumps(data))
+    return path
+
+
+def codes(paths: list[Path]) -> list[tuple[str, int, list[str]]]:
+    return [(Path(r.path).name, r.index, [f.code for f in r.findings]) for r in validate(paths)]
+
+
+def test_files_folders_and_corpora(tmp_path: Path) -> None:
+    good = simulated(2, 1)
+    bad = simulated(2, 2)
+    bad["turns"][3]["score"] += 1
+    write(tmp_path / "a.json", good)
+    (tmp_path / "sub").mkdir()
+    write(tmp_path / "sub" / "b.json", bad)
+    (tmp_path / "notes.txt").write_text("not a record")
+    (tmp_path / "c.jsonl").write_text(json.dumps(good) + "\n\n" + "{oops\n" + json.dumps(bad) + "\n")
+    assert codes([tmp_path]) == [
+        ("a.json", 0, []),
+        ("c.jsonl", 1, []),
+        ("c.jsonl", 3, ["json"]),
+        ("c.jsonl", 4, ["score-mismatch"]),
+        ("b.json", 0, ["score-mismatch"]),
+    ]
+
+
+def test_reports_know_their_place_and_validity(tmp_path: Path) -> None:
+    bad = simulated(2, 2)
+    bad["turns"][3]["score"] += 1
+    (report,) = validate([write(tmp_path / "b.json", bad)])
+    assert not report.valid and report.where.endswith("b.json")
+    data = report.to_data()
+    assert data["valid"] is False and data["index"] == 0
+    assert data["findings"] == [{"code": "score-mismatch", "severity": "error", "turn": 4,
+                                 "pointer": "/turns/3/score", "message": report.findings[0].message}]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    (b"", "empty"),
+    (b"   \n", "empty"),
+    (b'{"format": ', "line 1, column"),
+    (b'{"a": 1,\n "b": }', "line 2, column"),
+    (b"\xff\xfe{}", "column"),
+    (b'{"a": NaN}', "line 1"),
+    (b'{"a": Infinity}', "line 1"),
+    (b"[" * 5000 + b"]" * 5000, ""),
+    (b'{"a": 123456789012345678901234567890}', ""),
+])
+def test_broken_json_is_a_finding_not_a_crash(text: bytes, expected: str) -> None:
+    data, problem = parse_source(text)
+    if problem is None:  # some parsers take big numbers: then the schema speaks
+        assert check_data(data)[1][0].code == "schema"
+    else:
+        assert problem.code == "json" and expected in problem.message
+
+
+def test_byte_order_mark_is_accepted() -> None:
+    data, problem = parse_source(b"\xef\xbb\xbf" + json.dumps(game(place(0, "rc@0,0", 1))).encode())
+    assert problem is None and check_data(data)[1] == []
+
+
+def test_too_large_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import qwirkle_tools.validate as v
+
+    monkeypatch.setattr(v, "MAX_FILE_BYTES", 100)
+    path = write(tmp_path / "big.json", simulated(2, 1))
+    (report,) = validate([path])
+    assert [f.code for f in report.findings] == ["too-large"]
+    assert MAX_FILE_BYTES == 64 * 1024 * 1024
+
+
+def test_missing_paths_and_empty_folders_stop_before_any_work(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="no such file"):
+        list(validate([tmp_path / "nope.json"]))
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(InputError, match="no .json or .jsonl records"):
+        list(validate([tmp_path / "empty"]))
+
+
+def test_wrong_types_everywhere_never_raise() -> None:
+    from qwirkle_tools.schema import reference_is_valid
+
+    base = game(place(0, "rc@0,0 rs@1,0", 2, rack="rc rs bd yx gl pt", draw="oc ox"), result={"scores": [2, 0]})
+    assert check_data(base)[1] == []
+    for key in ["players", "turns", "result", "setup", "rules", "meta", "format"]:
+        for value in [None, 1, "x", [], {}, [1], [{}], {"board": 3}, {"scores": "x"}]:
+            data = dict(base)
+            data[key] = value
+            record, found = check_data(data)
+            if not reference_is_valid(data):
+                assert found[0].code == "schema"
+    for field in ["player", "action", "tiles", "score", "rack", "draw", "count"]:
+        for value in [None, -1, 99, "x", [], [None], [{"tile": 1}], {"x": 1}, 10**12]:
+            data = json.loads(json.dumps(base))
+            data["turns"][0][field] = value
+            check_data(data)  # must not raise

@@ -13,7 +13,7 @@ listed, since they score the same and the first move's place is arbitrary.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import permutations
 
@@ -49,27 +49,25 @@ def _fits(line: Sequence[int], t: int) -> bool:
     return t % 6 == first % 6
 
 
-def _cross(cells: Mapping[int, int], key: int, step: int) -> list[int]:
-    """Board tiles on both sides of empty cell ``key`` along ``step``."""
-    out = []
+def _cross_points(cells: Mapping[int, int], key: int, step: int, tiles: Sequence[int], bonus: int) -> dict[int, int]:
+    """For each of ``tiles`` that may lie on empty ``key`` as far as its cross
+    line is concerned: the points that cross line scores (0 if it is a lone tile)."""
+    line = []
     k = key - step
     while k in cells:
-        out.append(cells[k])
+        line.append(cells[k])
         k -= step
     k = key + step
     while k in cells:
-        out.append(cells[k])
+        line.append(cells[k])
         k += step
-    return out
-
-
-def _cross_ok(cells: Mapping[int, int], key: int, step: int, t: int) -> tuple[bool, int]:
-    """Whether ``t`` on ``key`` keeps its cross line valid, and its length."""
-    line = _cross(cells, key, step)
     if not line:
-        return True, 1
-    ok = all(_fits(line[:i], line[i]) for i in range(1, len(line))) and _fits(line, t)
-    return ok, len(line) + 1
+        return dict.fromkeys(tiles, 0)
+    if any(not _fits(line[:i], line[i]) for i in range(1, len(line))):
+        return {}  # the board's own line is broken: nothing may join it
+    n = len(line) + 1
+    points = n + (bonus if n == LINE_MAX else 0)
+    return {t: points for t in tiles if _fits(line, t)}
 
 
 def generate(
@@ -114,45 +112,71 @@ def _opening(rack: Sequence[int], rules: Rules, largest_first: bool) -> list[Mov
 
 
 def _moves(cells: Mapping[int, int], rack: Sequence[int], rules: Rules) -> list[Move]:
+    """Moves on a non-empty board, generated from anchors.
+
+    Every move places a tile on a frontier cell (an empty cell beside the
+    board). Its *anchor* is the first such cell along the line; from there
+    the move extends forward over empty and board cells alike, and backward
+    only over free cells (empty, with no board neighbour), which constrain
+    nothing but the line itself. So each move is found exactly once per
+    direction, and no time is spent on tiles that never reach the board.
+    """
     frontier = {
         k + d for k in cells for d in (STEP_X, -STEP_X, STEP_Y, -STEP_Y) if k + d not in cells
     }
     counts = Counter(rack)
+    distinct = sorted(counts)
     moves: list[Move] = []
     bonus = rules.qwirkle_bonus
     for step, cross_step in ((STEP_X, STEP_Y), (STEP_Y, STEP_X)):
-        starts = {f - i * step for f in frontier for i in range(LINE_MAX)}
-        for start in starts:
-            if start in cells:
-                continue
+        crosses: dict[int, dict[int, int]] = {}
+
+        def cross(key: int) -> dict[int, int]:
+            found = crosses.get(key)
+            if found is None:
+                found = crosses[key] = _cross_points(cells, key, cross_step, distinct, bonus)
+            return found
+
+        for anchor in frontier:
             prefix = []
-            k = start - step
+            k = anchor - step
             while k in cells:
                 prefix.append(cells[k])
                 k -= step
             prefix.reverse()
-            if len(prefix) >= LINE_MAX or not all(_fits(prefix[:i], prefix[i]) for i in range(1, len(prefix))):
+            if len(prefix) >= LINE_MAX or any(not _fits(prefix[:j], prefix[j]) for j in range(1, len(prefix))):
                 continue
-            _extend(cells, counts, start, step, cross_step, prefix, [], 0, 0, False,
-                    frontier, moves, bonus)
-    # one-tile moves were found in both directions: keep one of each
+            free = 0
+            if not prefix:
+                k = anchor - step
+                while free < LINE_MAX - 1 and k not in frontier and k not in cells:
+                    free += 1
+                    k -= step
+            _forward(cells, counts, anchor, step, cross, prefix, [], 0, 0, anchor - step, free, moves, bonus)
+    # one-tile moves are found in both directions: keep one of each
     unique: dict[tuple[Placement, ...], Move] = {}
     for m in moves:
         unique.setdefault(m.tiles, m)
     return list(unique.values())
 
 
-def _extend(
-    cells: Mapping[int, int], counts: Counter[int], key: int, step: int, cross_step: int,
+def _emit(out: list[Move], placed: list[tuple[int, int]], line_len: int, cross_points: int, cross_q: int, bonus: int) -> None:
+    main = line_len + (bonus if line_len == LINE_MAX else 0) if line_len > 1 else 0
+    out.append(Move(
+        tuple(Placement(TILES[t], *key_cell(k)) for k, t in placed),
+        main + cross_points, cross_q + (line_len == LINE_MAX),
+    ))
+
+
+def _forward(
+    cells: Mapping[int, int], counts: Counter[int], key: int, step: int, cross: Callable[[int], dict[int, int]],
     line: list[int], placed: list[tuple[int, int]], cross_points: int, cross_q: int,
-    touches: bool, frontier: set[int], out: list[Move], bonus: int,
+    back: int, free: int, out: list[Move], bonus: int,
 ) -> None:
-    """Place a tile on empty ``key`` in every possible way, then go on or stop."""
-    for t in list(counts):
+    """Place a tile on empty ``key`` every possible way; each result is a move,
+    which may then grow backward over free cells and forward again."""
+    for t, points in cross(key).items():
         if counts[t] == 0 or not _fits(line, t):
-            continue
-        ok, cross_len = _cross_ok(cells, key, cross_step, t)
-        if not ok:
             continue
         counts[t] -= 1
         new_line = line + [t]
@@ -165,18 +189,31 @@ def _extend(
             new_line.append(cells[k])
             k += step
         if valid:
-            cp = cross_points + (cross_len + (bonus if cross_len == LINE_MAX else 0) if cross_len > 1 else 0)
-            cq = cross_q + (cross_len == LINE_MAX)
+            cp = cross_points + points
+            cq = cross_q + (points == LINE_MAX + bonus)
             now = placed + [(key, t)]
-            touch = touches or key in frontier
-            if touch:
-                n = len(new_line)
-                main = n + (bonus if n == LINE_MAX else 0) if n > 1 else 0
-                out.append(Move(
-                    tuple(Placement(TILES[tt], *key_cell(kk)) for kk, tt in now),
-                    main + cp, cq + (n == LINE_MAX),
-                ))
+            _emit(out, now, len(new_line), cp, cq, bonus)
+            if free:
+                _backward(counts, new_line, now, cp, cq, back, step, free, out, bonus)
             if len(new_line) < LINE_MAX:
-                _extend(cells, counts, k, step, cross_step, new_line, now, cp, cq, touch,
-                        frontier, out, bonus)
+                _forward(cells, counts, k, step, cross, new_line, now, cp, cq, back, free, out, bonus)
+        counts[t] += 1
+
+
+def _backward(
+    counts: Counter[int], line: list[int], placed: list[tuple[int, int]], cross_points: int, cross_q: int,
+    key: int, step: int, free: int, out: list[Move], bonus: int,
+) -> None:
+    """Add tiles on free cells before the anchor (no cross lines there)."""
+    if len(line) >= LINE_MAX:
+        return
+    for t in counts:
+        if counts[t] == 0 or not _fits(line, t):
+            continue
+        counts[t] -= 1
+        new_line = [t] + line
+        now = [(key, t)] + placed
+        _emit(out, now, len(new_line), cross_points, cross_q, bonus)
+        if free > 1:
+            _backward(counts, new_line, now, cross_points, cross_q, key - step, step, free - 1, out, bonus)
         counts[t] += 1

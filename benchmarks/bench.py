@@ -1,0 +1,129 @@
+"""Benchmarks: validation and replay throughput, and command start-up times.
+
+    python benchmarks/bench.py [--games 1000] [--repeat 3]
+
+Makes (once, then reuses) a corpus of self-play 2-player games with every
+rack and draw recorded, in ``benchmarks/out/``; then measures, on one core:
+
+* validate: JSON text to findings (parse, schema, read, replay), games/s;
+* the same split into its stages (parse, schema, read, replay), us/game;
+* rescore: replay with full score breakdowns, games/s;
+* wall time of ``qwirkle --help`` and ``qwirkle validate FILE``, and of a
+  bare ``python -c pass`` for comparison, ms (best of several runs).
+
+Numbers go to stdout as a table; paste them into the README.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+HERE = Path(__file__).parent
+OUT = HERE / "out"
+
+
+def corpus(games: int) -> Path:
+    """The benchmark corpus, made on first use (seeded, so always the same)."""
+    path = OUT / f"corpus-{games}.jsonl"
+    if path.exists():
+        return path
+    import orjson
+
+    from qwirkle_tools.simulate import simulate
+
+    OUT.mkdir(exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    start = time.perf_counter()
+    with tmp.open("wb") as f:
+        for seed in range(games):
+            f.write(orjson.dumps(simulate(2, seed, "greedy" if seed % 2 else "random")) + b"\n")
+    tmp.replace(path)
+    print(f"made {path} in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    return path
+
+
+def best_of(repeat: int, fn: Callable[[], object]) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def command_ms(args: list[str], runs: int = 7) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        times.append(time.perf_counter() - start)
+    return 1000 * statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {0})  # one core, as the targets say
+
+    import orjson
+
+    from qwirkle_tools import schema
+    from qwirkle_tools.record import from_data
+    from qwirkle_tools.replay import check
+    from qwirkle_tools.rescore import rescore
+    from qwirkle_tools.validate import Source, check_source
+
+    path = corpus(args.games)
+    lines = path.read_bytes().splitlines()
+    n = len(lines)
+    turns = sum(len(orjson.loads(line)["turns"]) for line in lines) / n
+    sources = [Source(str(path), i + 1, line) for i, line in enumerate(lines)]
+    reports = [check_source(s) for s in sources]
+    assert all(r.valid and not r.findings for r in reports), "the corpus must be valid"
+
+    rows: list[tuple[str, str]] = []
+    t = best_of(args.repeat, lambda: [check_source(s) for s in sources])
+    rows.append(("validate (parse + schema + read + replay)", f"{n / t:,.0f} games/s"))
+    data = [orjson.loads(line) for line in lines]
+    records = [from_data(d, trusted=True) for d in data]
+    fast = schema.fast_validator()
+    assert fast is not None
+    for name, fn in [
+        ("  parse JSON (orjson)", lambda: [orjson.loads(line) for line in lines]),
+        ("  schema (jsonschema-rs)", lambda: [fast(d) for d in data]),
+        ("  read into records", lambda: [from_data(d, trusted=True) for d in data]),
+        ("  replay and check", lambda: [check(r) for r in records]),
+    ]:
+        rows.append((name, f"{1e6 * best_of(args.repeat, fn) / n:,.0f} us/game"))
+    few = records[: max(1, n // 10)]
+    t = best_of(args.repeat, lambda: [rescore(r) for r in few])
+    rows.append(("rescore (full breakdowns)", f"{len(few) / t:,.0f} games/s"))
+    few_data = data[:20]
+    t = best_of(1, lambda: [schema.reference_is_valid(d) for d in few_data])
+    rows.append(("for scale: schema (jsonschema, reference)", f"{len(few_data) / t:,.0f} games/s"))
+
+    qwirkle = shutil.which("qwirkle") or "qwirkle"
+    sample = str(HERE.parent / "sample_games" / "complete-2p.json")
+    rows.append(("python -c pass", f"{command_ms([sys.executable, '-c', 'pass']):.0f} ms"))
+    rows.append(("qwirkle --help", f"{command_ms([qwirkle, '--help']):.0f} ms"))
+    rows.append(("qwirkle validate complete-2p.json", f"{command_ms([qwirkle, 'validate', sample]):.0f} ms"))
+
+    print(f"corpus: {n} games, {turns:.1f} turns per game, racks and draws recorded; one core")
+    width = max(len(a) for a, _ in rows)
+    for a, b in rows:
+        print(f"{a:<{width}}  {b:>16}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,38 @@
+"""Project checks: the type checker, the linter, and docs that match the code."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from qwirkle_tools.findings import CODES
+
+ROOT = Path(__file__).parent.parent
+
+
+def test_mypy_strict_passes() -> None:
+    proc = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_ruff_passes() -> None:
+    proc = subprocess.run([sys.executable, "-m", "ruff", "check", "qwirkle_tools", "tests", "sample_games", "benchmarks"],
+                          cwd=ROOT, capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_readme_lists_every_finding_code() -> None:
+    readme = (ROOT / "README.md").read_text()
+    table = set(re.findall(r"^\| `([a-z-]+)` \| (?:error|warning) \|", readme, re.M))
+    assert table == set(CODES)
+    for code, (severity, _) in CODES.items():
+        assert f"| `{code}` | {severity} |" in readme
+
+
+def test_readme_test_command_is_what_ci_runs() -> None:
+    readme = (ROOT / "README.md").read_text()
+    ci = (ROOT / ".ci" / "run").read_text()
+    command = [line for line in ci.splitlines() if line and not line.startswith(("#", "set ", "cd "))][-1]
+    assert command in readme

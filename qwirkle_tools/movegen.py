@@ -131,7 +131,7 @@ def _moves(cells: Mapping[int, int], rack: Sequence[int], rules: Rules) -> list[
     for step, cross_step in ((STEP_X, STEP_Y), (STEP_Y, STEP_X)):
         crosses: dict[int, dict[int, int]] = {}
 
-        def cross(key: int) -> dict[int, int]:
+        def cross(key: int, crosses: dict[int, dict[int, int]] = crosses, cross_step: int = cross_step) -> dict[int, int]:
             found = crosses.get(key)
             if found is None:
                 found = crosses[key] = _cross_points(cells, key, cross_step, distinct, bonus)

@@ -14,7 +14,8 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from types import MappingProxyType
+from typing import Any, Literal, NamedTuple
 
 from .board import Placement
 from .rules import DEFAULT_RULES, Rules
@@ -44,25 +45,25 @@ class Player:
     extra: Mapping[str, JSON] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
-class Turn:
+class Turn(NamedTuple):
     """One turn as recorded. Absent information is ``None``.
 
     ``tiles`` is the placement of a ``place`` turn (``None`` on a score-sheet
     turn); ``exchanged`` the tiles of an ``exchange`` whose tiles are known,
-    ``count`` its size when only that is.
+    ``count`` its size when only that is. (A named tuple, not a dataclass:
+    corpora hold millions of turns, and tuples are built fastest.)
     """
 
     player: int
     action: Action
     tiles: tuple[Placement, ...] | None = None
     exchanged: tuple[Tile, ...] | None = None
-    count: int | None = None
+    count: int | None = None  # type: ignore[assignment]  # (shadows tuple.count, on purpose)
     score: int | None = None
     rack: tuple[Tile, ...] | None = None
     draw: tuple[Tile, ...] | None = None
     comment: str | None = None
-    extra: Mapping[str, JSON] = field(default_factory=dict)
+    extra: Mapping[str, JSON] = MappingProxyType({})
 
     @property
     def exchange_size(self) -> int | None:
@@ -240,7 +241,7 @@ def from_data(data: JSON, trusted: bool = False) -> Record:
         return record
 
 
-_EMPTY: Mapping[str, JSON] = {}
+_EMPTY: Mapping[str, JSON] = MappingProxyType({})
 
 
 def _turn_trusted(d: dict[str, JSON]) -> Turn:

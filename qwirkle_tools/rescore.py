@@ -79,7 +79,7 @@ def corrected(record: Record) -> Record:
     """
     rows = rescore(record)
     turns = tuple(
-        replace(turn, score=row.computed) if row.computed is not None else turn
+        turn._replace(score=row.computed) if row.computed is not None else turn
         for turn, row in zip(record.turns, rows)
     )
     totals = rows[-1].totals if rows else tuple(0 for _ in record.players)

@@ -236,29 +236,32 @@ class _Replay:
         self.size[p] = len(rack)
 
     def _take(self, n: int, base: str, p: int, tiles: Sequence[int], verb: str) -> list[int]:
-        """Take ``tiles`` out of the rack; report those it cannot hold.
+        """Take ``tiles`` out of the rack; report those a known rack cannot hold.
 
-        Returns the tiles that were in the known part (still counted as seen).
+        Returns the tiles that were not in the known part of the rack (so
+        they are newly seen), in the order given.
         """
         size = self.size[p]
-        rack = self._rack(p)
         rem = self.known[p]
-        taken: list[int] = []
+        whole = size is not None and len(rem) == size
+        before = list(rem) if whole else rem
+        unknown: list[int] = []
         for j, t in enumerate(tiles):
             if t in rem:
                 rem.remove(t)
-                taken.append(t)
-            elif rack is not None:
-                self._find("tile-not-in-rack", n, f"{base}/tiles/{j}",
-                           f"{self._name(p)} {verb} {TILES[t]}, which is not in the rack "
-                           f"({tile_names(sorted(rack + taken)) or 'empty'})")
-                rack = None  # one report per turn for a whole known rack
+            else:
+                unknown.append(t)
+                if whole:
+                    self._find("tile-not-in-rack", n, f"{base}/tiles/{j}",
+                               f"{self._name(p)} {verb} {TILES[t]}, which is not in the rack "
+                               f"({tile_names(sorted(before)) or 'empty'})")
+                    whole = False  # one report per turn for a whole known rack
         if size is not None:
-            if len(tiles) > size and self._rack(p) is None:
+            if len(tiles) > size and len(before) != size:
                 self._find("tile-not-in-rack", n, f"{base}/tiles",
                            f"{self._name(p)} {verb} {len(tiles)} tiles from a rack of {size}")
             self.size[p] = max(0, size - len(tiles))
-        return taken
+        return unknown
 
     def _draw(self, n: int, base: str, p: int, turn: Turn, expected: int | None) -> None:
         """Refill after a turn: check the count, add the tiles, empty the bag."""
@@ -268,8 +271,12 @@ class _Replay:
                 self._find("draw-count", n, f"{base}/draw",
                            f"{self._name(p)} draws {got} tiles; with {self.bag} in the bag "
                            f"the rack refills with {expected}")
+            seen = self.seen
             for j, t in enumerate(turn.draw):
-                self._add_seen(t, n, f"{base}/draw/{j}", "drawn by", p)
+                seen[t] += 1
+                if seen[t] > COPIES:
+                    seen[t] -= 1
+                    self._add_seen(t, n, f"{base}/draw/{j}", "drawn by", p)
             self.known[p].extend(turn.draw)
         elif expected is None:
             self._forget(p)
@@ -302,12 +309,8 @@ class _Replay:
                            f"{self._name(p)} opens with {len(tiles)} tiles, but the rack "
                            f"({tile_names(sorted(rack))}) holds a group of {best}")
         placed = [pl.tile for pl in tiles]
-        taken = self._take(n, base, p, placed, "places")
-        for j, t in enumerate(placed):
-            if t in taken:
-                taken.remove(t)
-            else:  # from the unknown part of the rack: newly seen
-                self._add_seen(t, n, f"{base}/tiles/{j}", "placed by", p)
+        for t in self._take(n, base, p, placed, "places"):  # newly seen tiles
+            self._add_seen(t, n, f"{base}/tiles/{placed.index(t)}", "placed by", p)
         points: int | None = None
         breakdown: ScoreBreakdown | None = None
         legal = True
@@ -324,8 +327,11 @@ class _Replay:
                 points = breakdown.total
             else:
                 points = quick
+        cells = self.cells
         for pl in tiles:
-            self.cells.setdefault(pl.key, pl.tile)
+            key = pl.key
+            if key not in cells:
+                cells[key] = pl.tile
         bag = self.bag
         self._draw(n, base, p, turn, None if bag is None else min(len(tiles), bag))
         if self.bag == 0 and self.size[p] == 0:
@@ -346,7 +352,8 @@ class _Replay:
                        f"{self._name(p)} exchanges {k} tiles, but the bag holds {self.bag}")
         size = self.size[p]
         if turn.exchanged is not None:
-            taken = self._take(n, base, p, turn.exchanged, "exchanges")
+            unknown = self._take(n, base, p, turn.exchanged, "exchanges")
+            taken = _minus(turn.exchanged, unknown)
         else:
             taken = []
             self._forget(p, keep_size=True)

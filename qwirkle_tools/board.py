@@ -11,6 +11,7 @@ knows nothing of legality; :mod:`qwirkle_tools.rules` decides that.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+from types import MappingProxyType
 from typing import NamedTuple
 
 from .tiles import TILES, Tile
@@ -89,7 +90,7 @@ class Board(Mapping[tuple[int, int], Tile]):
     @property
     def cells(self) -> Mapping[int, int]:
         """Cell key to tile number: the fast, read-only view for the engine."""
-        return self._cells
+        return MappingProxyType(self._cells)
 
     def place(self, placements: Iterable[Placement]) -> Board:
         """A new board with the tiles added (no legality check)."""
@@ -128,6 +129,8 @@ class Board(Mapping[tuple[int, int], Tile]):
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Board):
             return self._cells == other._cells
+        if isinstance(other, Mapping):
+            return dict(self.items()) == dict(other.items())
         return NotImplemented
 
     def __hash__(self) -> int:

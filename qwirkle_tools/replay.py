@@ -308,7 +308,7 @@ class _Replay:
                 self._find("first-move-not-largest", n, f"{base}/tiles",
                            f"{self._name(p)} opens with {len(tiles)} tiles, but the rack "
                            f"({tile_names(sorted(rack))}) holds a group of {best}")
-        placed = [pl.tile for pl in tiles]
+        placed: list[int] = [pl.tile for pl in tiles]
         for t in self._take(n, base, p, placed, "places"):  # newly seen tiles
             self._add_seen(t, n, f"{base}/tiles/{placed.index(t)}", "placed by", p)
         points: int | None = None

@@ -111,6 +111,8 @@ def line_fault(tiles: Sequence[int]) -> str | None:
         'line-mixed'
     """
     n = len(tiles)
+    if n < 2:
+        return None
     if n > LINE_MAX:
         return "line-too-long"
     if len({t // 6 for t in tiles}) != 1 and len({t % 6 for t in tiles}) != 1:
@@ -160,6 +162,22 @@ def _faulty_before(cells: Mapping[int, int], start: int, step: int, length: int)
         else:
             run.append(t)
     return len(run) > 1 and line_fault(run) is not None
+
+
+def _culprit(cells: Mapping[int, int], move: Sequence[Placement], keys: list[int], placed: list[int],
+             start: int, step: int, length: int, default: int) -> int:
+    """The placed tile to blame for a bad line: the first that breaks it when
+    added alone to the line's board tiles, else the first whose removal mends it."""
+    span = set(range(start, start + step * length, step))
+    board = [cells[k] for k in span if k in cells]
+    mine = [i for i in placed if keys[i] in span]
+    for i in mine:
+        if line_fault([*board, move[i].tile]) is not None:
+            return i
+    for i in mine:
+        if line_fault([*board, *(move[j].tile for j in mine if j != i)]) is None:
+            return i
+    return default
 
 
 def judge(
@@ -235,10 +253,11 @@ def judge(
             seen.add((start, step))
             fault = line_fault(tiles)
             if fault is not None and not _faulty_before(cells, start, step, len(tiles)):
+                j = _culprit(cells, move, keys, placed, start, step, len(tiles), i)
                 violations.append(Violation(
                     fault,
-                    f"{move[i].tile} at {cell_text(keys[i])} makes {_FAULT_TEXT[fault]}: " + tile_names(tiles),
-                    i,
+                    f"{move[j].tile} at {cell_text(keys[j])} makes {_FAULT_TEXT[fault]}: " + tile_names(tiles),
+                    j,
                 ))
             qwirkle = len(tiles) == LINE_MAX
             lines.append(LineScore(
@@ -249,12 +268,14 @@ def judge(
     return Judgement(tuple(violations), ScoreBreakdown(tuple(lines), lone))
 
 
-def quick_score(cells: Mapping[int, int], move: Sequence[Placement], rules: Rules = DEFAULT_RULES) -> int | None:
+def quick_score(cells: Board | Mapping[int, int], move: Sequence[Placement], rules: Rules = DEFAULT_RULES) -> int | None:
     """The score of ``move`` if it is legal, else ``None``; no end bonus.
 
     The replay's fast path: the same rules as :func:`judge` without building
     messages or breakdowns (a test checks that the two always agree).
     """
+    if isinstance(cells, Board):
+        cells = cells.cells
     n = len(move)
     if not n:
         return None
@@ -341,12 +362,14 @@ def check(board: Board, move: Sequence[Placement], rules: Rules = DEFAULT_RULES)
     return list(judge(board, move, rules).violations)
 
 
-def playable_tile(cells: Mapping[int, int], rack: Sequence[int]) -> Placement | None:
+def playable_tile(cells: Board | Mapping[int, int], rack: Sequence[int]) -> Placement | None:
     """Some legal single-tile placement of a rack tile, or ``None``.
 
     Any legal placement contains a tile that would be legal alone, so this
     answers "can this player place anything?" On an empty board any tile is.
     """
+    if isinstance(cells, Board):
+        cells = cells.cells
     if not rack:
         return None
     if not cells:

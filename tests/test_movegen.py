@@ -1,0 +1,310 @@
+"""Move generation: every generated move is legal, none is missing, none is listed twice.
+
+The reference is a brute-force enumerator written here: every ordering of every
+sub-rack on every set of cells in one row or column near the board, kept when
+``judge`` finds it legal. Positions are boards drawn as text (``Board.parse``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from itertools import combinations, permutations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from qwirkle_tools.board import Board, Placement, key_cell
+from qwirkle_tools.movegen import generate
+from qwirkle_tools.rules import DEFAULT_RULES, Rules, judge
+from qwirkle_tools.tiles import TILES, parse_tiles
+
+MoveSet = dict[frozenset[Placement], tuple[int, int]]
+"""A set of moves, each as its placements (order ignored), with (score, Qwirkles)."""
+
+# faults that depend on the cells alone, whatever tiles lie on them
+GEOMETRY = {"cell-occupied", "cell-repeated", "not-in-line", "gap", "not-connected"}
+
+
+def brute_force(board: Board, rack: Sequence[int], rules: Rules = DEFAULT_RULES) -> MoveSet:
+    """Every legal move on a non-empty board, by trying (nearly) everything.
+
+    A move of n tiles lies within n cells of the board's bounds along its line,
+    and its row (column) is at most one away from the bounds, since it must touch.
+    Each cell set is first tried with one ordering of tiles; if ``judge`` finds a
+    fault of the cells alone, no other ordering can mend it.
+    """
+    assert board, "on an empty board generate lays moves out in row 0; see test_opening_*"
+    min_x, min_y, max_x, max_y = board.bounds()
+    found: MoveSet = {}
+    for n in range(1, len(rack) + 1):
+        orderings = sorted(set(permutations(rack, n)))
+        for horizontal in (True, False):
+            across = range(min_y - 1, max_y + 2) if horizontal else range(min_x - 1, max_x + 2)
+            along = range(min_x - n, max_x + n + 1) if horizontal else range(min_y - n, max_y + n + 1)
+            for a in across:
+                for cells in combinations(along, n):
+                    xy = [(c, a) if horizontal else (a, c) for c in cells]
+                    for i, order in enumerate(orderings):
+                        move = [Placement(TILES[t], x, y) for t, (x, y) in zip(order, xy)]
+                        judgement = judge(board, move, rules)
+                        if i == 0 and GEOMETRY & {v.code for v in judgement.violations}:
+                            break
+                        if judgement.legal:
+                            found[frozenset(move)] = (judgement.score.total, judgement.score.qwirkles)
+    return found
+
+
+def generated(board: Board | Mapping[int, int], rack: Sequence[int], rules: Rules = DEFAULT_RULES) -> MoveSet:
+    """``generate`` as a MoveSet, failing if a move is listed twice."""
+    out: MoveSet = {}
+    for m in generate(board, rack, rules):
+        key = frozenset(m.tiles)
+        assert len(key) == len(m.tiles), f"a placement repeated within {m}"
+        assert key not in out, f"listed twice: {m}"
+        out[key] = (m.score, m.qwirkles)
+    return out
+
+
+def assert_same_moves(expected: MoveSet, actual: MoveSet) -> None:
+    missing = [sorted(map(str, k)) for k in expected.keys() - actual.keys()]
+    extra = [sorted(map(str, k)) for k in actual.keys() - expected.keys()]
+    assert not missing and not extra, f"generate misses {missing[:5]} and adds {extra[:5]}"
+    wrong = {tuple(sorted(map(str, k))): (expected[k], actual[k]) for k in expected if expected[k] != actual[k]}
+    assert not wrong, f"(score, qwirkles) differ, brute force vs generate: {wrong}"
+
+
+# An orange row missing its square at (5,0), a square column missing its orange.
+DOUBLE = """
+    oc ox od ot ol ..
+    .. .. .. .. .. rs
+    .. .. .. .. .. ys
+    .. .. .. .. .. gs
+    .. .. .. .. .. bs
+    .. .. .. .. .. ps
+"""
+
+POSITIONS = [
+    pytest.param("rc", "bc gc", id="one-tile"),
+    pytest.param("rc", "rx rd bc bc", id="one-tile-duplicate-rack"),
+    pytest.param("rc rx rd", "rs rt bd bd", id="row-of-three"),
+    # (2,0) takes only rd: red for the row, diamond (or blue) for the column
+    pytest.param("rc rx .. rs\n.. bx bd bs", "rd rt yd rd", id="hole-in-a-row"),
+    pytest.param("rc rx rd rs rt", "rl bl gl rl", id="one-from-qwirkle"),
+    pytest.param(".. bc ..\nrx rc rd\n.. gc ..", "yc oc rs rs", id="plus-sign"),
+    pytest.param("@-3,2\nyt\nyl\n..\nbd", "yd yc gd yx", id="column-with-gap"),
+    # greens in a line beside rc, gc touching it: up to three tiles on cells with no neighbour
+    pytest.param("rc", "gx gd gs gc", id="line-beside-one-tile"),
+    # rs rt rl after rd, or rl before rc and rs rt after rd: grown forward to a Qwirkle
+    pytest.param("rc rx rd", "rs rt rl gd", id="row-to-qwirkle"),
+]
+
+
+@pytest.mark.parametrize(("diagram", "rack"), POSITIONS)
+def test_generate_finds_exactly_the_brute_force_moves(diagram: str, rack: str) -> None:
+    board = Board.parse(diagram)
+    assert_same_moves(brute_force(board, parse_tiles(rack)), generated(board, parse_tiles(rack)))
+
+
+@pytest.mark.parametrize("rules", [Rules(qwirkle_bonus=0), Rules(qwirkle_bonus=10, lone_tile_score=0)])
+def test_generate_scores_with_the_house_rules(rules: Rules) -> None:
+    board = Board.parse("rc rx rd rs rt")
+    rack = parse_tiles("rl bl gl rl")
+    assert_same_moves(brute_force(board, rack, rules), generated(board, rack, rules))
+
+
+# (board, rack, number of moves, best score, moves with a Qwirkle), counted by the
+# brute force above and checked against generate when these tests were written.
+GOLDEN = [
+    # by hand: bc or gc alone on one of rc's 4 sides (8 moves); both in rc's row or
+    # column, both on one side (2 sides x 2 orders) or one each side (2), in 2
+    # directions (12); both in a line beside rc, one of them touching it:
+    # 4 neighbours of rc x 2 tiles there x 2 sides for the other (16). 8 + 12 + 16 = 36.
+    pytest.param("rc", "bc gc", 36, 4, 0, id="one-tile"),
+    pytest.param("rc", "bc bc", 4, 2, 0, id="one-tile-twin-rack"),
+    pytest.param("rc", "rx rd bc bc", 40, 4, 0, id="one-tile-duplicate-rack"),
+    pytest.param("rc", "gx gd gs gc", 196, 6, 0, id="line-beside-one-tile"),
+    # the brute force takes seconds on this one, so it is pinned by count only
+    pytest.param("rc", "gx gd gs gt gl gc", 6524, 14, 2880, id="six-greens-beside-one-tile"),
+    pytest.param("rc rx rd", "rs rt rl gd", 362, 12, 24, id="row-to-qwirkle"),
+    pytest.param("rc rx .. rs\n.. bx bd bs", "rd rt yd rd", 33, 7, 0, id="hole-in-a-row"),
+    pytest.param("rc rx rd rs rt", "rl bl gl rl", 48, 15, 22, id="one-from-qwirkle"),
+    # os at (5,0) scores 24; os at (-1,0) or (5,6) completes one line: 12
+    pytest.param(DOUBLE, "os os yl rc", 28, 24, 3, id="double-qwirkle"),
+]
+
+
+@pytest.mark.parametrize(("diagram", "rack", "count", "best", "qwirkle_moves"), GOLDEN)
+def test_golden_move_counts(diagram: str, rack: str, count: int, best: int, qwirkle_moves: int) -> None:
+    moves = generate(Board.parse(diagram), parse_tiles(rack))
+    assert len(moves) == count
+    assert moves[0].score == best
+    assert sum(1 for m in moves if m.qwirkles) == qwirkle_moves
+
+
+def test_a_move_may_lie_mostly_on_cells_with_no_neighbour() -> None:
+    # gc touches rc; the five greens above it touch nothing on the board.
+    # Column of six greens 6 + 6, row rc gc 2: 14.
+    board = Board.parse("rc")
+    move = {str(m): m for m in generate(board, parse_tiles("gx gd gs gt gl gc"))}
+    text = "green-cross@1,-5 green-diamond@1,-4 green-square@1,-3 green-star@1,-2 green-clover@1,-1 green-circle@1,0"
+    assert text in move
+    assert (move[text].score, move[text].qwirkles) == (14, 1)
+    assert judge(board, move[text].tiles).score.total == 14
+
+
+def test_the_double_qwirkle_is_best_and_counts_two() -> None:
+    best = generate(Board.parse(DOUBLE), parse_tiles("os os yl rc"))[0]
+    assert [str(p) for p in best.tiles] == ["orange-square@5,0"]
+    assert (best.score, best.qwirkles) == (24, 2)
+    assert str(best) == "orange-square@5,0"
+
+
+def test_a_rack_that_fits_nowhere_has_no_moves() -> None:
+    assert generate(Board.parse("rc rx rd"), parse_tiles("bs gt pl")) == []
+    assert generate(Board.parse("rc"), parse_tiles("rc rc")) == []
+    assert generate(Board.parse("rc"), []) == []
+
+
+def test_a_board_or_its_cells_give_the_same_moves() -> None:
+    board = Board.parse("rc rx .. rs\n.. bx bd bs")
+    rack = parse_tiles("rd rt yd rd")
+    assert generate(board, rack) == generate(board.cells, rack) == generate(dict(board.cells), rack)
+
+
+def test_move_text_lists_placements_in_line_order() -> None:
+    moves = generate(Board.parse("rc rx"), parse_tiles("rd rs"))
+    texts = {str(m) for m in moves}
+    assert "red-diamond@2,0 red-square@3,0" in texts
+    assert "red-square@-2,0 red-diamond@-1,0" in texts
+    assert "red-diamond@-1,0 red-square@2,0" in texts
+
+
+# -- the opening: an empty board ---------------------------------------------------------------
+
+def opening_brute_force(rack: Sequence[int], rules: Rules = DEFAULT_RULES) -> MoveSet:
+    """Every ordering of every sub-rack laid out from (0,0) along row 0 that judge accepts."""
+    found: MoveSet = {}
+    for n in range(1, len(rack) + 1):
+        for order in set(permutations(rack, n)):
+            move = [Placement(TILES[t], x, 0) for x, t in enumerate(order)]
+            judgement = judge({}, move, rules)
+            if judgement.legal:
+                found[frozenset(move)] = (judgement.score.total, judgement.score.qwirkles)
+    return found
+
+
+@pytest.mark.parametrize("rack", ["rc", "rc rx rd bc gs gs", "rc rc rc", "rc ox yd gs bt pl", "rc rx rd rs rt rl"])
+@pytest.mark.parametrize("rules", [DEFAULT_RULES, Rules(lone_tile_score=0, qwirkle_bonus=0)])
+def test_opening_moves_are_every_valid_ordering_in_row_0(rack: str, rules: Rules) -> None:
+    tiles = parse_tiles(rack)
+    assert_same_moves(opening_brute_force(tiles, rules), generated({}, tiles, rules))
+    for m in generate(Board(), tiles, rules):
+        assert [(p.x, p.y) for p in m.tiles] == [(x, 0) for x in range(len(m.tiles))]
+
+
+@pytest.mark.parametrize(("rack", "count", "largest_first_count", "best"), [
+    # distinct rc rx rd bc gs: singles 5; pairs rc-rx rc-rd rx-rd rc-bc (x2 orders) 8;
+    # the triple rc rx rd (x6 orders) 6: 19 in all, 6 of them of the largest size, 3
+    ("rc rx rd bc gs gs", 19, 6, 3),
+    # one distinct tile: one move, of one tile, scoring the lone-tile 1
+    ("rc rc rc", 1, 1, 1),
+    # nothing shared: 6 single-tile moves, all of the largest size 1
+    ("rc ox yd gs bt pl", 6, 6, 1),
+    # a whole colour: sum over k of C(6,k) k! = 6+30+120+360+720+720 = 1956, 720 of size 6
+    ("rc rx rd rs rt rl", 1956, 720, 12),
+])
+def test_opening_counts(rack: str, count: int, largest_first_count: int, best: int) -> None:
+    tiles = parse_tiles(rack)
+    moves = generate(Board(), tiles)
+    assert len(moves) == count
+    assert moves[0].score == best
+    first = generate(Board(), tiles, largest_first=True)
+    assert len(first) == largest_first_count
+    assert {len(m.tiles) for m in first} == {max(len(m.tiles) for m in moves)}
+
+
+def test_opening_qwirkle_counts_one() -> None:
+    best = generate({}, parse_tiles("rc rx rd rs rt rl"))[0]
+    assert (best.score, best.qwirkles, len(best.tiles)) == (12, 1, 6)
+
+
+# -- property tests on random positions ---------------------------------------------------------
+
+def play(seed: int, turns: int) -> tuple[dict[int, int], list[int]]:
+    """The cells after ``turns`` random legal turns from a shuffled bag, and the bag left."""
+    rng = random.Random(seed)
+    bag = [t for t in range(36) for _ in range(3)]
+    rng.shuffle(bag)
+    rack = [bag.pop() for _ in range(6)]
+    cells: dict[int, int] = {}
+    for _ in range(turns):
+        moves = generate(cells, rack)
+        if not moves:  # exchange the rack
+            bag.extend(rack)
+            rng.shuffle(bag)
+            rack = [bag.pop() for _ in range(6)]
+            continue
+        move = moves[0] if rng.random() < 0.5 else rng.choice(moves)
+        for p in move.tiles:
+            cells[p.key] = p.tile
+            rack.remove(p.tile)
+        rack += [bag.pop() for _ in range(min(6 - len(rack), len(bag)))]
+    return cells, bag
+
+
+@st.composite
+def position_and_rack(draw: st.DrawFn, max_turns: int, max_rack: int) -> tuple[dict[int, int], list[int]]:
+    """A random position and a rack drawn from its bag, sometimes with a tile twice."""
+    cells, bag = play(draw(st.integers(0, 2**32)), draw(st.integers(0, max_turns)))
+    size = draw(st.integers(1, max_rack))
+    rack = [bag[i] for i in draw(st.sets(st.integers(0, len(bag) - 1), min_size=size, max_size=size))]
+    if size > 1 and draw(st.booleans()):
+        rack[-1] = rack[0]
+    return cells, rack
+
+
+rules_variants = st.sampled_from([DEFAULT_RULES, Rules(qwirkle_bonus=0), Rules(qwirkle_bonus=3, lone_tile_score=0)])
+
+
+def as_board(cells: Mapping[int, int]) -> Board:
+    return Board(Placement(TILES[t], *key_cell(k)) for k, t in cells.items())
+
+
+@settings(max_examples=150, deadline=None)
+@given(position_and_rack(max_turns=14, max_rack=5), rules_variants)
+def test_every_generated_move_is_legal_with_the_same_score(position: tuple[dict[int, int], list[int]], rules: Rules) -> None:
+    cells, rack = position
+    moves = generate(cells, rack, rules)
+    generated(cells, rack, rules)  # nothing listed twice
+    scores = [m.score for m in moves]
+    assert scores == sorted(scores, reverse=True), "best score first"
+    for m in moves:
+        judgement = judge(cells, m.tiles, rules)
+        assert judgement.legal, (as_board(cells).diagram(), str(m), judgement.violations)
+        assert (m.score, m.qwirkles) == (judgement.score.total, judgement.score.qwirkles), str(m)
+        assert not Counter(int(p.tile) for p in m.tiles) - Counter(rack), f"{m} uses tiles not in the rack"
+
+
+@settings(max_examples=40, deadline=None)
+@given(position_and_rack(max_turns=4, max_rack=3))
+def test_generate_matches_brute_force_on_random_positions(position: tuple[dict[int, int], list[int]]) -> None:
+    cells, rack = position
+    if not cells:
+        assert_same_moves(opening_brute_force(rack), generated(cells, rack))
+    else:
+        assert_same_moves(brute_force(as_board(cells), rack), generated(cells, rack))
+
+
+def test_a_single_tile_move_is_listed_once() -> None:
+    # each single is found along its row and along its column, but listed once.
+    # rd: right or left of rc rx, or above rx (above rc: rd rc bc is mixed);
+    # gc: above rc or below bc (circle columns), or left of bc (row gc bc).
+    moves = generate(Board.parse("rc rx\nbc .."), parse_tiles("rd gc pl"))
+    singles = [str(m) for m in moves if len(m.tiles) == 1]
+    assert sorted(singles) == sorted([
+        "red-diamond@2,0", "red-diamond@-1,0", "red-diamond@1,-1",
+        "green-circle@0,-1", "green-circle@0,2", "green-circle@-1,1",
+    ])

@@ -110,8 +110,8 @@ def _read_one(path: Path) -> tuple[object, object]:
     except InputError as exc:
         _fail(str(exc))
     if len(found) != 1 or found[0].index:
-        _fail(f"{path}: expected one record in a .json file, found {len(found)} (split corpora first)")
-    report = check_source(found[0])
+        _fail(f"{path}: expected a .json file holding one record, not a .jsonl corpus")
+    report = check_source(found[0], exact=True)  # it may be written back
     blocking = [f for f in report.findings if f.code in ("json", "too-large", "schema")]
     if report.record is None or blocking:
         for f in blocking or report.findings:
@@ -134,6 +134,8 @@ def rescore(
 
     Differences are marked with '!'. With -o, writes a copy of the record with
     the computed scores and result (never FILE itself, unless --in-place).
+    Exit 0 when every claimed score is right, 1 when any differs (or the
+    result does), 2 when the command could not run.
 
     Example:
 
@@ -168,9 +170,13 @@ def rescore(
     if target is not None:
         try:
             write_atomic(target, dumps(rs.corrected(record)))
-        except OSError as exc:
-            _fail(f"{target}: cannot write: {exc.strerror or exc}")
+        except (OSError, RecursionError, ValueError) as exc:
+            _fail(f"{target}: cannot write: {getattr(exc, 'strerror', None) or exc}")
         typer.echo(f"wrote {target}", err=True)
+    totals = rows[-1].totals if rows else ()
+    claimed = record.result.scores if record.result is not None else None
+    wrong = any(r.differs for r in rows) or (claimed is not None and tuple(claimed) != tuple(totals))
+    raise typer.Exit(EXIT_FINDINGS if wrong else EXIT_OK)
 
 
 @app.command()
@@ -201,6 +207,10 @@ def _main(
 
 def main() -> None:
     """Entry point: run the app; a broken pipe or Ctrl-C ends quietly."""
+    for stream in (sys.stdout, sys.stderr):  # a name the terminal cannot show must not crash the run
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     try:
         app()
     except BrokenPipeError:

@@ -34,6 +34,7 @@ def clean(data: dict[str, Any]) -> bool:
     racks: list[list[int] | None] = [None] * n
     opening: list[int] = [0] * n
     seen = [0] * 36
+    peak = [0] * 36  # the most copies seen at once so far: opening racks were held all along
     cells: dict[int, int] = {}
     totals = [0] * n
     expected = -1
@@ -56,9 +57,12 @@ def clean(data: dict[str, Any]) -> bool:
             if len(rack) != RACK_SIZE:
                 return False
             for t in rack:
-                seen[t] += 1
-                if seen[t] > COPIES:
+                if peak[t] + rack.count(t) > COPIES:
                     return False
+            for t in rack:
+                seen[t] += 1
+                if seen[t] > peak[t]:
+                    peak[t] = seen[t]
             opening[p] = largest_group(rack)
             if starter < 0:
                 starter = p
@@ -114,6 +118,8 @@ def clean(data: dict[str, Any]) -> bool:
             seen[t] += 1
             if seen[t] > COPIES:
                 return False
+            if seen[t] > peak[t]:
+                peak[t] = seen[t]
         if action == "exchange":
             for t in exchanged:
                 seen[t] -= 1

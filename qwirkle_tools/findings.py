@@ -61,9 +61,10 @@ CODES: dict[str, tuple[Severity, str]] = {
     "rack-mismatch": ("error", "The recorded rack differs from the previous rack less the tiles played plus the tiles drawn."),
     "draw-count": ("error", "The number of tiles drawn does not refill the rack to 6 (or empty the bag)."),
     "exchange-too-many": ("error", "An exchange of more tiles than the bag holds."),
+    "exchange-count": ("error", "An exchange lists its tiles and a count that disagree."),
     "illegal-pass": ("error", "A pass while the bag has tiles, or while the player could place a tile."),
     "turn-order": ("error", "The turn is not the next seat's, or names a seat that does not exist."),
-    "first-move-not-largest": ("error", "The first move places fewer tiles than the starter's largest group."),
+    "first-move-not-largest": ("error", "The first move is not a placement of the player's largest group."),
     "wrong-starter": ("warning", "Another player's opening rack held a larger group than the starter's."),
     # scores and the end
     "score-mismatch": ("error", "A turn's claimed score differs from the computed one (breakdown in the message)."),
@@ -73,6 +74,18 @@ CODES: dict[str, tuple[Severity, str]] = {
 }
 
 
+MAX_MESSAGE = 300
+"""Longest message, in characters; longer ones are cut with ``...``."""
+
+
 def make(code: str, turn: int | None, pointer: str, message: str) -> Finding:
-    """A finding with the severity its code has in :data:`CODES`."""
+    """A finding with the severity its code has in :data:`CODES`.
+
+    The message is made one line (names from a record may hold line breaks)
+    and at most :data:`MAX_MESSAGE` characters.
+    """
+    if not message.isprintable() or len(message) > MAX_MESSAGE:
+        message = " ".join("".join(c if c.isprintable() else " " for c in message).split())
+        if len(message) > MAX_MESSAGE:
+            message = message[: MAX_MESSAGE - 3] + "..."
     return Finding(code, CODES[code][0], turn, pointer, message)

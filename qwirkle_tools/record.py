@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
-from .board import Placement
+from .board import COORD_LIMIT, Placement
 from .rules import DEFAULT_RULES, Rules
 from .tiles import BY_NAME, Tile
 
@@ -145,10 +145,16 @@ _TURN_KEYS = frozenset({"player", "action", "tiles", "count", "score", "rack", "
 _TOP_KEYS = frozenset({"format", "version", "meta", "rules", "players", "setup", "turns", "result"})
 
 
-def _int(v: JSON, ptr: str) -> int:
+def _int(v: JSON, ptr: str, low: int = -(2**63), high: int = 2**63) -> int:
     if type(v) is not int:
         raise RecordError(f"expected an integer, got {_show(v)}", ptr)
+    if not low <= v <= high:
+        raise RecordError(f"{v} is out of range ({low} to {high})", ptr)
     return v
+
+
+def _coord(v: JSON, ptr: str) -> int:
+    return _int(v, ptr, -COORD_LIMIT, COORD_LIMIT)
 
 
 def _tile(v: JSON, ptr: str) -> Tile:
@@ -172,7 +178,7 @@ def _placements(v: JSON, ptr: str) -> tuple[Placement, ...]:
         if not isinstance(p, dict):
             raise RecordError(f"expected {{tile, x, y}}, got {_show(p)}", f"{ptr}/{i}")
         out.append(Placement(_tile(p.get("tile"), f"{ptr}/{i}/tile"),
-                             _int(p.get("x"), f"{ptr}/{i}/x"), _int(p.get("y"), f"{ptr}/{i}/y")))
+                             _coord(p.get("x"), f"{ptr}/{i}/x"), _coord(p.get("y"), f"{ptr}/{i}/y")))
     return tuple(out)
 
 
@@ -188,7 +194,7 @@ def turn_from_data(d: JSON, ptr: str, lenient: bool = False) -> Turn:
     action = d.get("action")
     if action not in ("place", "exchange", "pass"):
         raise RecordError(f"unknown action {_show(action)}", f"{ptr}/action")
-    player = _int(d.get("player"), f"{ptr}/player")
+    player = _int(d.get("player"), f"{ptr}/player", 0, 5)
 
     def opt(key: str, read: Any) -> Any:
         if key not in d:
@@ -307,13 +313,21 @@ def _read(data: JSON, lenient: bool) -> tuple[Record | None, list[Turn | None]]:
         players = []
         for i, p in enumerate(players_data):
             if not isinstance(p, dict) or not isinstance(p.get("name"), str):
-                raise RecordError("expected a player {name}", f"/players/{i}")
+                if not lenient:
+                    raise RecordError("expected a player {name}", f"/players/{i}")
+                players.append(Player(f"seat {i}"))  # the schema finding says what is wrong
+                continue
             players.append(Player(p["name"], {k: v for k, v in p.items() if k != "name"}))
         rules_data = data.get("rules", {})
-        rules = Rules(**{
-            k: _int(rules_data[k], f"/rules/{k}")
-            for k in ("lone_tile_score", "qwirkle_bonus", "end_bonus") if k in rules_data
-        }) if isinstance(rules_data, dict) else DEFAULT_RULES
+        settings = {}
+        for k in ("lone_tile_score", "qwirkle_bonus", "end_bonus"):
+            if isinstance(rules_data, dict) and k in rules_data:
+                try:
+                    settings[k] = _int(rules_data[k], f"/rules/{k}", 0, 100)
+                except RecordError:
+                    if not lenient:
+                        raise
+        rules = Rules(**settings)
         setup_data = data.get("setup", {})
         setup = _placements(setup_data.get("board", []), "/setup/board") if isinstance(setup_data, dict) else ()
         turns_data = data.get("turns")
@@ -360,20 +374,30 @@ def _read(data: JSON, lenient: bool) -> tuple[Record | None, list[Turn | None]]:
 
 # -- text --------------------------------------------------------------------
 
-def parse_json(text: str | bytes) -> JSON:
+def parse_json(text: str | bytes, exact: bool = False) -> JSON:
     """Parse JSON text, with orjson when it is installed.
+
+    ``exact`` uses the standard library instead, which is slower but keeps
+    integers of any size (orjson reads those beyond 64 bits as floats): for
+    records that will be written back.
 
     Raises:
         json.JSONDecodeError (a ``ValueError``) with line and column.
     """
+    if exact:
+        return json.loads(text, parse_constant=_no_constant)
     try:
         import orjson
     except ImportError:  # pragma: no cover - orjson is a dependency
-        return json.loads(text)
+        return json.loads(text, parse_constant=_no_constant)
     try:
         return orjson.loads(text)
     except orjson.JSONDecodeError as exc:
         raise json.JSONDecodeError(exc.msg, exc.doc, exc.pos) from None
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
 
 
 def loads(text: str | bytes) -> Record:

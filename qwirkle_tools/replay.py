@@ -81,7 +81,11 @@ class _Replay:
         self.ended: str | None = None
         self.opening: dict[int, list[int]] = {}
         self.first_turn_player: int | None = None
+        self.placed_any = False
         self.findings: list[Finding] = []
+        # peak[p][t]: the most copies of t seen at once since p last drew, so a
+        # rack revealed later is checked against the whole time it was held
+        self.peak = [[0] * len(TILES) for _ in range(n)]
         self._setup()
 
     # -- helpers -------------------------------------------------------------
@@ -90,11 +94,19 @@ class _Replay:
         self.findings.append(make(code, turn, pointer, message))
 
     def _name(self, p: int) -> str:
-        return f"{self.record.players[p].name} (seat {p})"
+        name = self.record.players[p].name
+        return f"{name if len(name) <= 24 else name[:21] + '...'} (seat {p})"
+
+    def _raise_peaks(self, t: int) -> None:
+        count = self.seen[t]
+        for peak in self.peak:
+            if count > peak[t]:
+                peak[t] = count
 
     def _add_seen(self, t: int, turn: int | None, pointer: str, how: str, p: int | None = None) -> None:
         """Count one more copy of ``t`` in sight; ``how`` (and seat ``p``) say how it came."""
         self.seen[t] += 1
+        self._raise_peaks(t)
         if self.seen[t] == COPIES + 1:
             where = how if p is None else f"{how} {self._name(p)}"
             self._find("tile-overused", turn, pointer,
@@ -172,7 +184,7 @@ class _Replay:
             self._find("after-end", n, base,
                        f"{turn.action} recorded after the game ended ({self.ended})")
             return None, 0
-        if p >= self.n:
+        if not 0 <= p < self.n:
             self._find("turn-order", n, f"{base}/player",
                        f"seat {p} does not exist: the game has {self.n} players")
             self.expected = None
@@ -191,8 +203,14 @@ class _Replay:
             rack = self._rack(p)
             self.opening[p] = list(rack) if rack is not None else []  # untouched until now
 
+        if turn.action != "place" and not self.cells and self.board_known and not self.placed_any:
+            verb = "passes" if turn.action == "pass" else "exchanges"
+            self._find("first-move-not-largest", n, f"{base}/action",
+                       f"{self._name(p)} {verb} on an empty board: the game opens with "
+                       "the starter placing their largest group")
         if turn.action == "place":
             computed, breakdown, legal = self._place(n, base, p, turn)
+            self.placed_any = True
         else:
             if turn.action == "exchange":
                 self._exchange(n, base, p, turn)
@@ -209,6 +227,7 @@ class _Replay:
             points = turn.score or 0
         self.totals[p] += points
         self.claimed[p] += turn.score if turn.score is not None else points
+        self.peak[p] = list(self.seen)
         return breakdown, points
 
     def _given_rack(self, n: int, base: str, p: int, rack: Sequence[int]) -> None:
@@ -221,6 +240,8 @@ class _Replay:
                 self._find("rack-mismatch", n, f"{base}/rack",
                            f"{self._name(p)}'s rack has {len(rack)} tiles; it should hold {size}"
                            + (f": {tile_names(sorted(known))}" if len(known) == size else ""))
+                if self.bag is not None:  # the tiles not drawn are still in the bag
+                    self.bag = max(0, self.bag + size - len(rack))
             else:
                 missing = _minus(known, rack)
                 if missing:
@@ -229,9 +250,18 @@ class _Replay:
                                f"{self._name(p)}'s rack is {tile_names(rack)}; "
                                + (f"previous rack less played plus drawn is {tile_names(sorted(known))}"
                                   if whole else f"it should include {tile_names(missing)}"))
+        new = _minus(rack, known)  # held since this player last drew
+        peak = self.peak[p]
+        for t in sorted(set(new)):
+            if peak[t] + new.count(t) > COPIES:
+                self._find("tile-overused", n, f"{base}/rack/{list(rack).index(t)}",
+                           f"{self._name(p)}'s rack holds {new.count(t)} {TILES[t]} while {peak[t]} "
+                           f"were on the board or in known racks: the game has only {COPIES}")
         self._forget(p)
-        for j, t in enumerate(rack):
-            self._add_seen(t, n, f"{base}/rack/{j}", "in the rack of", p)
+        seen = self.seen
+        for t in rack:
+            seen[t] += 1
+            self._raise_peaks(t)
         self.known[p] = list(rack)
         self.size[p] = len(rack)
 
@@ -274,6 +304,7 @@ class _Replay:
             seen = self.seen
             for j, t in enumerate(turn.draw):
                 seen[t] += 1
+                self._raise_peaks(t)
                 if seen[t] > COPIES:
                     seen[t] -= 1
                     self._add_seen(t, n, f"{base}/draw/{j}", "drawn by", p)
@@ -302,7 +333,7 @@ class _Replay:
             self._forget(p)
             return None, None, True
         rack = self._rack(p)
-        if not self.cells and self.board_known and rack is not None and p == self.first_turn_player:
+        if not self.cells and self.board_known and rack is not None:
             best = largest_group(rack)
             if len(tiles) < best:
                 self._find("first-move-not-largest", n, f"{base}/tiles",
@@ -332,8 +363,9 @@ class _Replay:
             key = pl.key
             if key not in cells:
                 cells[key] = pl.tile
-        bag = self.bag
-        self._draw(n, base, p, turn, None if bag is None else min(len(tiles), bag))
+        bag, size = self.bag, self.size[p]
+        refill = len(tiles) if size is None else RACK_SIZE - size  # back up to 6
+        self._draw(n, base, p, turn, None if bag is None else max(0, min(refill, bag)))
         if self.bag == 0 and self.size[p] == 0:
             self.ended = "out"
             if points is not None:
@@ -344,6 +376,9 @@ class _Replay:
 
     def _exchange(self, n: int, base: str, p: int, turn: Turn) -> None:
         k = turn.exchange_size
+        if turn.exchanged is not None and turn.count is not None and turn.count != len(turn.exchanged):
+            self._find("exchange-count", n, f"{base}/count",
+                       f"{self._name(p)} exchanges {len(turn.exchanged)} tiles but the count says {turn.count}")
         if k is None:  # unreadable tiles and no count: the rack is no longer known
             self._forget(p)
             return
@@ -362,9 +397,9 @@ class _Replay:
                     self._find("tile-not-in-rack", n, f"{base}/count",
                                f"{self._name(p)} exchanges {k} tiles from a rack of {size}")
                 self.size[p] = max(0, size - k)
-        bag = self.bag
         self._draw(n, base, p, turn, k)
-        self.bag = bag  # as many tiles go back as came out
+        if self.bag is not None:
+            self.bag += k  # the set-aside tiles go back
         for t in taken:  # the set-aside tiles go back into the bag
             self.seen[t] -= 1
 

@@ -15,10 +15,9 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from .findings import Finding, make
+from .findings import MAX_MESSAGE, Finding, make
 
 SCHEMA_FILE = "qwirkle-record.schema.json"
-MAX_MESSAGE = 200
 
 
 @cache
@@ -83,6 +82,9 @@ def _message(error: Any) -> str:
         extra = [k for k in inst if k not in known and not k.startswith("x-")]
         text = (f"unknown field{'s' if len(extra) > 1 else ''} {', '.join(repr(k) for k in extra)} "
                 "(fields of your own must start with x-)")
+    elif v == "type":
+        wanted = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+        text = f"expected {' or '.join(_TYPE_WORDS.get(str(w), str(w)) for w in wanted)}, got {_short(inst)}"
     elif v in ("maximum", "minimum", "maxItems", "minItems", "maxLength", "minLength"):
         text = f"{_short(inst)} is out of range ({v} {error.validator_value})"
     else:
@@ -91,18 +93,81 @@ def _message(error: Any) -> str:
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
 
 
+_TYPE_WORDS = {"object": "an object", "array": "a list", "string": "a string", "integer": "an integer",
+               "number": "a number", "boolean": "true or false", "null": "null"}
+
+
 def _short(value: Any) -> str:
     text = repr(value) if isinstance(value, str) else json.dumps(value, default=str)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
 def check(data: Any) -> list[Finding]:
-    """Every schema error in ``data`` as findings (code ``schema``), in path order."""
+    """Every schema error in ``data`` as findings (code ``schema``), in path order.
+
+    Besides the schema itself: a whole-number float (``1.0``, ``1e2``) where
+    the format wants an integer is an error too. JSON Schema counts it as an
+    integer, but a record is written by programs that know the difference,
+    and the replay needs real integers.
+    """
     fast = fast_validator()
     if fast is not None and fast(data):
-        return []
-    errors = sorted(_reference().iter_errors(data), key=lambda e: [(isinstance(p, str), p) for p in e.path])
-    return [
-        make("schema", turn_of(e.path), pointer(e.path), _message(e))
-        for e in errors
-    ]
+        return _floats(data)
+    if isinstance(data, dict) and isinstance(data.get("turns"), list) and len(data["turns"]) > MAX_TURNS:
+        data = dict(data, turns=data["turns"][: MAX_TURNS + 1])  # the excess adds nothing but time
+    try:
+        errors = sorted(_reference().iter_errors(data), key=lambda e: [(isinstance(p, str), p) for p in e.path])
+    except RecursionError:
+        return [make("schema", None, "", "the record is nested too deeply to check")]
+    found = [make("schema", turn_of(e.path), pointer(e.path), _message(e)) for e in errors]
+    return found + [f for f in _floats(data) if f.pointer not in {g.pointer for g in found}]
+
+
+MAX_TURNS = 10_000
+
+
+def _floats(data: Any) -> list[Finding]:
+    """Findings for floats in the places the format wants integers."""
+    out: list[Finding] = []
+    if not isinstance(data, dict):
+        return out
+
+    def bad(where: str, value: Any, turn: int | None = None) -> None:
+        out.append(make("schema", turn, where, f"expected an integer, got {value!r}"))
+
+    if type(data.get("version")) is float:
+        bad("/version", data["version"])
+    for part, keys in (("rules", ("lone_tile_score", "qwirkle_bonus", "end_bonus")),):
+        section = data.get(part)
+        if isinstance(section, dict):
+            for k in keys:
+                if type(section.get(k)) is float:
+                    bad(f"/{part}/{k}", section[k])
+    setup = data.get("setup")
+    board = setup.get("board") if isinstance(setup, dict) else None
+    if isinstance(board, list):
+        for j, cell in enumerate(board):
+            if isinstance(cell, dict):
+                for k in ("x", "y"):
+                    if type(cell.get(k)) is float:
+                        bad(f"/setup/board/{j}/{k}", cell[k])
+    turns = data.get("turns")
+    for i, turn in enumerate(turns if isinstance(turns, list) else ()):
+        if not isinstance(turn, dict):
+            continue
+        for k in ("player", "score", "count"):
+            if type(turn.get(k)) is float:
+                bad(f"/turns/{i}/{k}", turn[k], i + 1)
+        tiles = turn.get("tiles")
+        if isinstance(tiles, list):
+            for j, cell in enumerate(tiles):
+                if isinstance(cell, dict) and (type(cell.get("x")) is float or type(cell.get("y")) is float):
+                    k = "x" if type(cell.get("x")) is float else "y"
+                    bad(f"/turns/{i}/tiles/{j}/{k}", cell[k], i + 1)
+    result = data.get("result")
+    scores = result.get("scores") if isinstance(result, dict) else None
+    if isinstance(scores, list):
+        for j, v in enumerate(scores):
+            if type(v) is float:
+                bad(f"/result/scores/{j}", v)
+    return out

@@ -73,14 +73,17 @@ def simulate(
             turn.update(action="pass", score=0)
             turns.append(turn)
         p = (p + 1) % players
-    return {
+    record: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "meta": {"event": "self-play", "seed": seed, "policy": policy},
-        "players": [{"name": f"Bot {i + 1}"} for i in range(players)],
-        "turns": turns,
-        "result": {"scores": scores, "end": end},
     }
+    if rules != DEFAULT_RULES:
+        record["rules"] = {"lone_tile_score": rules.lone_tile_score, "qwirkle_bonus": rules.qwirkle_bonus,
+                           "end_bonus": rules.end_bonus}
+    record.update(players=[{"name": f"Bot {i + 1}"} for i in range(players)], turns=turns,
+                  result={"scores": scores, "end": end})
+    return record
 
 
 def _choose(moves: list[Move], policy: Policy, rng: random.Random) -> Move:

@@ -90,8 +90,11 @@ def check_data(data: object, keep_record: bool = True) -> tuple[Record | None, l
     return record, findings + replay_check(record, turns)
 
 
-def parse_source(text: bytes) -> tuple[object, Finding | None]:
-    """The JSON value of a record's text, or a ``json`` finding saying what is wrong."""
+def parse_source(text: bytes, exact: bool = False) -> tuple[object, Finding | None]:
+    """The JSON value of a record's text, or a ``json`` finding saying what is wrong.
+
+    ``exact``: see :func:`qwirkle_tools.record.parse_json`.
+    """
     if text.startswith(b"\xef\xbb\xbf"):
         text = text[3:]  # a UTF-8 byte-order mark, as some editors write
     if len(text) > MAX_FILE_BYTES:
@@ -100,19 +103,20 @@ def parse_source(text: bytes) -> tuple[object, Finding | None]:
     if not text.strip():
         return None, make("json", None, "", "empty: no JSON value")
     try:
-        return rec.parse_json(text), None
+        return rec.parse_json(text, exact), None
     except json.JSONDecodeError as exc:
         return None, make("json", None, "", f"line {exc.lineno}, column {exc.colno}: {exc.msg}")
     except (ValueError, RecursionError) as exc:  # e.g. nesting deeper than the parser allows
         return None, make("json", None, "", f"unreadable JSON: {exc}")
 
 
-def check_source(source: Source, keep_record: bool = True) -> Report:
-    """The report for one record's text (see :func:`check_data` for ``keep_record``)."""
+def check_source(source: Source, keep_record: bool = True, exact: bool = False) -> Report:
+    """The report for one record's text (see :func:`check_data` for
+    ``keep_record``, :func:`parse_source` for ``exact``)."""
     if source.text is None:
         return Report(source.path, source.index, (make(
             "too-large", None, "", f"{source.size:,} bytes; the limit is {MAX_FILE_BYTES:,}"),))
-    data, problem = parse_source(source.text)
+    data, problem = parse_source(source.text, exact)
     if problem is not None:
         return Report(source.path, source.index, (problem,))
     record, findings = check_data(data, keep_record)
@@ -123,13 +127,15 @@ def _files(path: Path) -> list[Path]:
     if path.is_dir():
         found = sorted(
             p for p in path.rglob("*")
-            if p.suffix in RECORD_SUFFIXES and p.is_file() and not p.name.startswith(".")
+            if p.suffix.lower() in RECORD_SUFFIXES and p.is_file() and not p.name.startswith(".")
         )
         if not found:
             raise InputError(f"{path}: no .json or .jsonl records in this folder")
         return found
-    if path.exists():
+    if path.is_file():
         return [path]
+    if path.exists():  # a device, a pipe: reading it could block or never end
+        raise InputError(f"{path}: not a regular file")
     raise InputError(f"{path}: no such file or folder")
 
 
@@ -145,11 +151,15 @@ def sources(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Source]:
     for f in files:
         name = str(f)
         try:
-            if f.suffix == ".jsonl":
+            if f.suffix.lower() == ".jsonl":
+                records = 0
                 with f.open("rb") as handle:
                     for number, line in enumerate(handle, 1):
                         if line.strip():
+                            records += 1
                             yield Source(name, number, line)
+                if not records:
+                    raise InputError(f"{name}: no records in this corpus (every line is blank)")
             else:
                 size = f.stat().st_size
                 yield Source(name, 0, None if size > MAX_FILE_BYTES else f.read_bytes(), size)

@@ -74,8 +74,9 @@ def test_bad_option_exits_2() -> None:
 
 
 def test_rescore_table_and_json() -> None:
+    assert run("rescore", str(SAMPLES / "complete-2p.json"))[0] == 0
     code, out, _ = run("rescore", str(SAMPLES / "wrong-scores.json"))
-    assert code == 0
+    assert code == 1  # scores differ
     marked = [line for line in out.splitlines() if " ! " in line]
     assert len(marked) == 2 and marked[0].split()[0] == "5"
     code, out, _ = run("rescore", str(SAMPLES / "wrong-scores.json"), "--format", "json")
@@ -90,17 +91,34 @@ def test_rescore_writes_a_corrected_copy_safely(tmp_path: Path) -> None:
     before = src.read_text()
     out = tmp_path / "out.json"
     code, _, _ = run("rescore", str(src), "-o", str(out))
-    assert code == 0 and src.read_text() == before
+    assert code == 1 and src.read_text() == before
     code, stdout, _ = run("validate", str(out))
     assert code == 0, stdout
+    assert run("rescore", str(out))[0] == 0
     # never over an existing file without --force, never over the input without --in-place
     assert run("rescore", str(src), "-o", str(out))[0] == 2
-    assert run("rescore", str(src), "-o", str(out), "--force")[0] == 0
+    assert run("rescore", str(src), "-o", str(out), "--force")[0] == 1
     assert run("rescore", str(src), "-o", str(src))[0] == 2
     assert src.read_text() == before
-    assert run("rescore", str(src), "--in-place")[0] == 0
+    os.chmod(src, 0o644)
+    assert run("rescore", str(src), "--in-place")[0] == 1
+    assert os.stat(src).st_mode & 0o777 == 0o644  # permissions kept
     assert run("validate", str(src))[0] == 0
     assert not [p for p in os.listdir(tmp_path) if p.endswith(".tmp")]
+
+
+def test_rescore_writes_through_links_and_refuses_devices(tmp_path: Path) -> None:
+    real = tmp_path / "real.json"
+    real.write_text((SAMPLES / "wrong-scores.json").read_text())
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    assert run("rescore", str(link), "--in-place")[0] == 1
+    assert link.is_symlink() and run("validate", str(real))[0] == 0
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    code, _, err = run("rescore", str(real), "-o", str(fifo), "--force")
+    assert code == 2 and "not a regular file" in err
+    assert run("validate", str(fifo))[0] == 2
 
 
 def test_rescore_refuses_unreadable_records(tmp_path: Path) -> None:
@@ -132,3 +150,17 @@ def test_package_import_stays_light() -> None:
             "print(sorted(m for m in ('pandas', 'matplotlib', 'jsonschema', 'qwirkle_tools.record') if m in sys.modules))")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert proc.stdout.strip() == "[]"
+
+
+def test_output_survives_a_terminal_that_cannot_show_a_name(tmp_path: Path) -> None:
+    from conftest import game, place
+
+    path = tmp_path / "zoe.json"
+    data = game(place(0, "rc@0,0", 1), place(0, "rs@1,0", 2))
+    data["players"][0]["name"] = "Zoë 🎲"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    env = dict(os.environ, PYTHONIOENCODING="ascii")
+    proc = subprocess.run([sys.executable, "-m", "qwirkle_tools", "validate", str(path)],
+                          capture_output=True, text=True, check=False, env=env)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert "turn-order" in proc.stdout

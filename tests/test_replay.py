@@ -231,3 +231,34 @@ def test_unreadable_turn_does_not_stop_the_replay() -> None:
     # a turn whose placement is unreadable leaves the board unknown: later placements go unchecked
     data["turns"][1] = {"player": 1, "action": "place", "tiles": [{"tile": "bogus", "x": 2, "y": 0}]}
     assert findings(data) == [("schema", 2)]
+
+
+def test_a_revealed_rack_is_checked_for_the_whole_time_it_was_held() -> None:
+    # Ana sets a red circle aside and draws a red circle, so two were out of the bag;
+    # Ben, who has not moved yet, then shows two more: four at once.
+    data = game({"player": 0, "action": "exchange", "tiles": ["red-circle"], "draw": ["red-circle"],
+                 "rack": ["red-circle", "red-square", "blue-star", "green-diamond", "yellow-cross", "purple-clover"]},
+                {"player": 1, "action": "exchange", "tiles": ["orange-diamond"], "draw": ["blue-circle"],
+                 "rack": ["red-circle", "red-circle", "orange-diamond", "blue-square", "yellow-clover", "green-clover"]})
+    found = check_data(data)[1]
+    assert ("tile-overused", 2) in [(f.code, f.turn) for f in found]
+    assert next(f for f in found if f.code == "tile-overused").pointer == "/turns/1/rack/0"
+
+
+def test_draws_refill_to_six_not_to_the_number_placed() -> None:
+    # Ana draws one too few on turn 1 (5 tiles), then places 1 and must draw 2 to get back to 6
+    data = game(place(0, "rc@0,0 rs@1,0", 2, rack="rc rs bd yx gl pt", draw="oc"),
+                place(1, "rx@0,1", 2),
+                place(0, "yx@-1,1", 2, rack="bd yx gl pt oc", draw="ox od"),
+                place(1, "rd@0,2", 3))
+    assert findings(data) == [("draw-count", 1)]
+
+
+def test_exchange_with_tiles_and_a_different_count() -> None:
+    data = game(place(0, "rc@0,0", 1), {"player": 1, "action": "exchange", "tiles": ["red-star", "red-cross"], "count": 5})
+    assert findings(data) == [("exchange-count", 2)]
+
+
+def test_the_opening_must_be_a_placement() -> None:
+    data = game({"player": 0, "action": "exchange", "count": 2}, place(1, "rc@0,0", 1, rack="rc rs bd yx gl pt"))
+    assert findings(data) == [("first-move-not-largest", 1), ("first-move-not-largest", 2)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import game, place, simulated
@@ -108,3 +109,61 @@ def test_wrong_types_everywhere_never_raise() -> None:
             data = json.loads(json.dumps(base))
             data["turns"][0][field] = value
             check_data(data)  # must not raise
+
+
+def test_whole_number_floats_are_schema_errors_not_crashes() -> None:
+    for path, value in [(("turns", 0, "tiles", 0, "x"), 0.0), (("turns", 0, "player"), 0.0),
+                        (("turns", 0, "score"), 2.0), (("result", "scores", 1), 0.0)]:
+        data = game(place(0, "rc@0,0 rs@1,0", 2), result={"scores": [2, 0]})
+        node: Any = data
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = value
+        found = check_data(data)[1]
+        assert found[0].code == "schema" and found[0].message == f"expected an integer, got {value!r}"
+
+
+def test_far_apart_tiles_give_a_short_message() -> None:
+    data = game(place(0, "rc@-1000000,0 rs@1000000,0", 2))
+    (finding,) = check_data(data)[1]
+    assert finding.code == "gap" and len(finding.message) < 120
+
+
+def test_out_of_range_values_after_a_schema_error_are_not_replayed() -> None:
+    data = game(place(0, "rc@0,0 rs@1,0", 2), place(1, "bs@1,1", 2))
+    data["turns"][1]["tiles"][0]["y"] = 4194304  # would alias another cell if replayed
+    data["turns"][0]["player"] = -5
+    codes = [f.code for f in check_data(data)[1]]
+    assert codes and set(codes) == {"schema"}
+
+
+def test_deep_nesting_is_a_finding() -> None:
+    data = game(place(0, "rc@0,0", 1))
+    deep: Any = []
+    for _ in range(1000):
+        deep = [deep]
+    data["turns"][0]["comment"] = deep
+    found = check_data(data)[1]
+    assert found and found[0].code == "schema"
+
+
+def test_names_cannot_forge_finding_lines() -> None:
+    data = game(place(0, "rc@0,0", 1), place(0, "rs@1,0", 2))
+    data["players"][0]["name"] = "A\nother.json:turn 9: fake-code: injected" + "x" * 500
+    found = check_data(data)[1]
+    assert found and all("\n" not in f.message and len(f.message) <= 300 for f in found)
+
+
+def test_blank_corpus_is_an_input_error(tmp_path: Path) -> None:
+    (tmp_path / "blank.jsonl").write_text("\n  \n")
+    with pytest.raises(InputError, match="no records"):
+        list(validate([tmp_path / "blank.jsonl"]))
+
+
+def test_custom_rules_are_written_into_simulated_records() -> None:
+    from qwirkle_tools.rules import Rules
+    from qwirkle_tools.simulate import simulate
+
+    data = simulate(2, 3, rules=Rules(2, 3, 10))
+    assert data["rules"] == {"lone_tile_score": 2, "qwirkle_bonus": 3, "end_bonus": 10}
+    assert check_data(data)[1] == []

@@ -74,11 +74,12 @@ class Report:
 def check_data(data: object, keep_record: bool = True) -> tuple[Record | None, list[Finding]]:
     """Schema and replay findings for parsed JSON data, and the record read
     from it (``None`` when unreadable, or when not ``keep_record`` and clean)."""
+    fast = schema.fast_validator()
+    if fast is not None and isinstance(data, dict) and fast(data) and clean(data):
+        # the fast path for clean, fully recorded games
+        return (rec.from_data(data, trusted=True) if keep_record else None), []
     findings = schema.check(data)
     if not findings:
-        assert isinstance(data, dict)  # the schema says so
-        if clean(data):  # the fast path for clean, fully recorded games
-            return (rec.from_data(data, trusted=True) if keep_record else None), []
         valid = rec.from_data(data, trusted=True)
         return valid, replay_check(valid)
     try:

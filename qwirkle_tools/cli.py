@@ -36,6 +36,11 @@ class Format(str, enum.Enum):
     json = "json"
 
 
+class Policy(str, enum.Enum):
+    greedy = "greedy"
+    random = "random"
+
+
 def _fail(message: str) -> NoReturn:
     typer.echo(f"qwirkle: {message}", err=True)
     raise typer.Exit(EXIT_USAGE)
@@ -144,19 +149,9 @@ def rescore(
     import json
 
     from . import rescore as rs
-    from .fileio import OutputError, check_output, write_atomic
     from .record import Record, dumps
 
-    if in_place:
-        if output is not None and output != file:
-            _fail("give either --in-place or --output, not both")
-        output = file
-    target = None
-    if output is not None:
-        try:
-            target = check_output(output, [file], force=force, in_place=in_place)
-        except OutputError as exc:
-            _fail(str(exc))
+    target = _target(output, file, in_place, force)
     record, _ = _read_one(file)
     assert isinstance(record, Record)
     rows = rs.rescore(record)
@@ -168,15 +163,169 @@ def rescore(
     else:
         _out(rs.table(record, rows))
     if target is not None:
-        try:
-            write_atomic(target, dumps(rs.corrected(record)))
-        except (OSError, RecursionError, ValueError) as exc:
-            _fail(f"{target}: cannot write: {getattr(exc, 'strerror', None) or exc}")
-        typer.echo(f"wrote {target}", err=True)
+        _write(target, dumps(rs.corrected(record)))
     totals = rows[-1].totals if rows else ()
     claimed = record.result.scores if record.result is not None else None
     wrong = any(r.differs for r in rows) or (claimed is not None and tuple(claimed) != tuple(totals))
     raise typer.Exit(EXIT_FINDINGS if wrong else EXIT_OK)
+
+
+def _target(output: Path | None, file: Path | None, in_place: bool, force: bool) -> Path | None:
+    """Where to write, once it is safe (see :func:`qwirkle_tools.fileio.check_output`)."""
+    from .fileio import OutputError, check_output
+
+    if in_place:
+        if file is None or (output is not None and output != file):
+            _fail("give either --in-place or --output, not both")
+        output = file
+    if output is None:
+        return None
+    try:
+        return check_output(output, [file] if file is not None else [], force=force, in_place=in_place)
+    except OutputError as exc:
+        _fail(str(exc))
+
+
+def _write(target: Path, text: str) -> None:
+    from .fileio import write_atomic
+
+    try:
+        write_atomic(target, text)
+    except (OSError, RecursionError, ValueError) as exc:
+        _fail(f"{target}: cannot write: {getattr(exc, 'strerror', None) or exc}")
+    typer.echo(f"wrote {target}", err=True)
+
+
+@app.command()
+def moves(
+    file: Annotated[Path, typer.Argument(help="A record file (.json).", show_default=False)],
+    turn: Annotated[int, typer.Option("--turn", "-t", help="List the moves for the player to move at this turn (1-based).")],
+    rack: Annotated[str | None, typer.Option("--rack", help="The rack, e.g. 'rc rs bd' (default: from the record).")] = None,
+    limit: Annotated[int, typer.Option("--limit", "-n", help="Show at most this many moves (0: all).")] = 0,
+    format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.text,
+) -> None:
+    """List every legal move at a turn, best first, with score and Qwirkles.
+
+    The board is the one before turn N; the rack is the recorded or deduced
+    rack of the player to move, or --rack.
+
+    Example:
+
+        qwirkle moves sample_games/complete-2p.json --turn 12 --limit 5
+    """
+    import json
+
+    from .analysis import known_rack
+    from .movegen import generate
+    from .record import Record
+    from .replay import initial_state, replay
+    from .tiles import TILES, TileError, parse_tiles
+
+    record, _ = _read_one(file)
+    assert isinstance(record, Record)
+    if not 1 <= turn <= len(record.turns) + 1:
+        _fail(f"--turn must be 1 to {len(record.turns) + 1}, not {turn}")
+    state = initial_state(record)
+    for result in replay(record):
+        if result.index + 1 >= turn:
+            break
+        state = result.state
+    if not state.board_known:
+        _fail(f"the board before turn {turn} is not known (an earlier turn's tiles are not recorded)")
+    if rack is not None:
+        try:
+            tiles = [int(t) for t in parse_tiles(rack)]
+        except TileError as exc:
+            _fail(str(exc))
+    elif turn <= len(record.turns):
+        found, _source = known_rack(record, state, turn - 1)
+        if found is None:
+            _fail(f"the rack at turn {turn} is not known; give it with --rack")
+        tiles = found
+    else:
+        _fail("after the last turn, give the rack with --rack")
+    found_moves = generate(state.board, tiles, record.rules, largest_first=not state.board)
+    shown = found_moves[:limit] if limit else found_moves
+    if format is Format.json:
+        _out(json.dumps({"turn": turn, "rack": [str(TILES[t]) for t in tiles],
+                         "moves": [{"tiles": [{"tile": str(p.tile), "x": p.x, "y": p.y} for p in m.tiles],
+                                    "score": m.score, "qwirkles": m.qwirkles} for m in shown]}))
+        return
+    _out(f"turn {turn}: rack {' '.join(TILES[t].short for t in tiles)}: {len(found_moves)} legal moves")
+    for m in shown:
+        q = f"  {m.qwirkles} Qwirkle{'s' if m.qwirkles > 1 else ''}" if m.qwirkles else ""
+        _out(f"{m.score:>4}  {' '.join(f'{p.tile.short}@{p.x},{p.y}' for p in m.tiles)}{q}")
+
+
+@app.command()
+def simulate(
+    output: Annotated[Path, typer.Option("--output", "-o", help="The corpus to write (.jsonl).", show_default=False)],
+    games: Annotated[int, typer.Option("--games", "-g", min=1, help="How many games.")] = 10,
+    players: Annotated[int, typer.Option("--players", "-p", min=2, max=6, help="Players per game.")] = 2,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed: the same seed gives the same games.")] = 0,
+    policy: Annotated[Policy, typer.Option("--policy", help="greedy: the best score; random: any legal move.")] = Policy.greedy,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite OUTPUT if it exists.")] = False,
+) -> None:
+    """Play complete legal games by self-play and write them as a .jsonl corpus.
+
+    Every rack, draw and exchange is recorded; every game validates with no
+    findings. Game i of seed S is the same whatever --games says.
+
+    Example:
+
+        qwirkle simulate --games 100 --players 2 --seed 7 --policy greedy -o corpus.jsonl
+    """
+    import json
+
+    from .simulate import game_seed
+    from .simulate import simulate as play
+
+    target = _target(output, None, False, force)
+    assert target is not None
+    lines = [json.dumps(play(players, game_seed(seed, i), "greedy" if policy is Policy.greedy else "random"),
+                        separators=(",", ":"))
+             for i in range(games)]
+    _write(target, "\n".join(lines) + "\n")
+
+
+@app.command()
+def annotate(
+    file: Annotated[Path, typer.Argument(help="A record file (.json).", show_default=False)],
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the annotated record here.")] = None,
+    in_place: Annotated[bool, typer.Option("--in-place", help="Annotate FILE itself (written atomically).")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite OUTPUT if it exists.")] = False,
+    format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.text,
+) -> None:
+    """Analyse a game: best moves, points lost, missed Qwirkles, Qwirkle gifts.
+
+    Prints a summary per player and the flagged turns; with -o, writes the
+    record with the analysis in each turn's "analysis" field and a summary in
+    the record's. Human comments are never touched; annotating twice gives
+    the same file.
+
+    Example:
+
+        qwirkle annotate sample_games/complete-2p.json -o annotated.json
+    """
+    import json
+
+    from .analysis import analyse, annotated, summary_text
+    from .record import Record, dumps
+
+    target = _target(output, file, in_place, force)
+    record, _ = _read_one(file)
+    assert isinstance(record, Record)
+    analysis = analyse(record)
+    data = annotated(record, analysis)
+    if format is Format.json:
+        summary = data["analysis"]
+        assert isinstance(summary, dict)
+        turns = [{"turn": t.turn, "player": t.player, **t.to_data()} for t in analysis.turns]
+        _out(json.dumps({**summary, "turns": turns}, ensure_ascii=False, indent=2))
+    else:
+        _out(summary_text(analysis))
+    if target is not None:
+        _write(target, dumps(data))
 
 
 @app.command()

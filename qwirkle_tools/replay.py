@@ -42,6 +42,7 @@ class GameState:
     racks: tuple[tuple[Tile, ...] | None, ...]
     rack_sizes: tuple[int | None, ...]
     ended: str | None
+    board_known: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +164,7 @@ class _Replay:
             ),
             rack_sizes=tuple(self.size),
             ended=self.ended,
+            board_known=self.board_known,
         )
 
     # -- one turn ------------------------------------------------------------

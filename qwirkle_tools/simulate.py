@@ -86,6 +86,12 @@ def simulate(
     return record
 
 
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` in a corpus made with ``seed``: distinct
+    corpora do not share games, and game i is the same however many are made."""
+    return (seed * 1_000_003 + index) % (1 << 63)
+
+
 def _choose(moves: list[Move], policy: Policy, rng: random.Random) -> Move:
     if policy == "greedy":
         return moves[0]

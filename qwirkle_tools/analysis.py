@@ -1,0 +1,382 @@
+"""Game analysis: best moves, points lost, missed Qwirkles, Qwirkle gifts.
+
+For every turn whose rack is known (recorded, or deduced: carried over from
+earlier racks and draws, or in a two-player game with an empty bag, the
+tiles that are neither on the board nor in the opponent's known rack), the
+turn is compared with every legal move (:mod:`qwirkle_tools.movegen`):
+
+* the best score (the end bonus counted for a move that empties the rack
+  with the bag empty), the score played, the points lost, the played move's
+  rank (1 = as good as the best), how many legal moves there were;
+* ``missed-qwirkle``: a legal move completed more lines of six than the
+  move played (an exchange or pass completes none);
+* ``could-place``: an exchange or pass while a placement was possible.
+
+Where the rack is not known, only the tiles placed that turn are known to
+have been in it: a Qwirkle those tiles alone could have made and did not is
+still a missed Qwirkle; nothing else is judged. On every record:
+
+* ``qwirkle-gift``: a move left a line of five whose sixth tile was not yet
+  all on the table, and the next player completed that line.
+
+Accuracy, per player: points scored as a share of the best available, over
+the turns whose whole rack was known (``None`` when there were none).
+The analysis needs the board: turns after a score-sheet turn (tiles
+unknown) are not analysed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from .board import STEP_X, STEP_Y, Placement, key_cell
+from .movegen import Move, generate
+from .record import Record
+from .replay import GameState, initial_state, replay
+from .rules import LINE_MAX
+from .tiles import COPIES, TILES, Tile
+
+RackSource = str  # "recorded", "deduced", "placed-tiles", "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class Gift:
+    """A line of five left open, and the turn that completed it."""
+
+    line: tuple[tuple[int, int], ...]
+    missing: Tile
+    completed_at: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnAnalysis:
+    """What the analysis says of one turn (``turn`` is 1-based).
+
+    Fields that could not be worked out are ``None``; ``rack`` says what the
+    analysis knew of the rack, and ``note`` says plainly what was not done.
+    """
+
+    turn: int
+    player: int
+    action: str
+    rack: RackSource
+    played: int | None = None
+    qwirkles: int = 0
+    best: Move | None = None
+    best_score: int | None = None
+    points_lost: int | None = None
+    rank: int | None = None
+    moves: int | None = None
+    missed_qwirkle: Move | None = None
+    gift: Gift | None = None
+    note: str = ""
+
+    @property
+    def flags(self) -> tuple[str, ...]:
+        out = []
+        if self.missed_qwirkle is not None:
+            out.append("missed-qwirkle")
+        if self.action != "place" and self.moves:
+            out.append("could-place")
+        if self.gift is not None:
+            out.append("qwirkle-gift")
+        return tuple(out)
+
+    def to_data(self) -> dict[str, object]:
+        """The JSON form written into a record's ``turns[].analysis``."""
+        d: dict[str, object] = {"rack": self.rack}
+        for key in ("played", "best_score", "points_lost", "rank", "moves"):
+            value = getattr(self, key)
+            if value is not None:
+                d[key] = value
+        if self.best is not None:
+            d["best"] = move_data(self.best, self.best_score)
+        if self.missed_qwirkle is not None:
+            d["missed_qwirkle"] = move_data(self.missed_qwirkle)
+        if self.gift is not None:
+            d["qwirkle_gift"] = {"line": [list(c) for c in self.gift.line], "missing": str(self.gift.missing),
+                                 "completed_at_turn": self.gift.completed_at}
+        d["flags"] = list(self.flags)
+        if self.note:
+            d["note"] = self.note
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSummary:
+    name: str
+    score: int
+    analysed_turns: int
+    points_lost: int
+    best_available: int
+    scored_on_analysed: int
+    qwirkles_made: int
+    qwirkles_missed: int
+    gifts_given: int
+
+    @property
+    def accuracy(self) -> float | None:
+        """Points scored as a share of the best available, on turns with a known rack."""
+        if not self.best_available:
+            return None
+        return self.scored_on_analysed / self.best_available
+
+    def to_data(self) -> dict[str, object]:
+        acc = self.accuracy
+        return {"name": self.name, "score": self.score, "analysed_turns": self.analysed_turns,
+                "points_lost": self.points_lost, "accuracy": None if acc is None else round(acc, 4),
+                "qwirkles_made": self.qwirkles_made, "qwirkles_missed": self.qwirkles_missed,
+                "gifts_given": self.gifts_given}
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    turns: tuple[TurnAnalysis, ...]
+    players: tuple[PlayerSummary, ...]
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def flagged(self) -> list[TurnAnalysis]:
+        return [t for t in self.turns if t.flags]
+
+
+def move_data(move: Move, score: int | None = None) -> dict[str, object]:
+    return {"tiles": [{"tile": str(p.tile), "x": p.x, "y": p.y} for p in move.tiles],
+            "score": move.score if score is None else score, "qwirkles": move.qwirkles}
+
+
+ALL_TILES = Counter({t: COPIES for t in range(len(TILES))})
+
+
+def known_rack(record: Record, state: GameState, index: int) -> tuple[list[int] | None, RackSource]:
+    """The whole rack of the player to move at turn ``index`` (0-based), if known."""
+    turn = record.turns[index]
+    p = turn.player
+    if turn.rack is not None:
+        return list(turn.rack), "recorded"
+    rack = state.racks[p] if p < len(state.racks) else None
+    if rack is not None:
+        return list(rack), "deduced"
+    if len(record.players) == 2 and state.bag == 0 and state.board_known:
+        other = state.racks[1 - p]
+        if other is not None:
+            rest = ALL_TILES - Counter(state.board.cells.values()) - Counter(other)
+            tiles = sorted(rest.elements())
+            size = state.rack_sizes[p]
+            if size is None or size == len(tiles):
+                return tiles, "deduced"
+    return None, "unknown"
+
+
+def _lines_of(cells: dict[int, int], keys: Sequence[int], length: int) -> list[tuple[int, ...]]:
+    """Lines of exactly ``length`` through any of ``keys``, as their cell keys."""
+    found: set[tuple[int, ...]] = set()
+    for key in keys:
+        for step in (STEP_X, STEP_Y):
+            start = key
+            while start - step in cells:
+                start -= step
+            run = []
+            k = start
+            while k in cells:
+                run.append(k)
+                k += step
+            if len(run) == length:
+                found.add(tuple(run))
+    return sorted(found)
+
+
+def _missing_tile(tiles: Sequence[int]) -> int | None:
+    """The one tile that completes a valid line of five."""
+    colours = {t // 6 for t in tiles}
+    shapes = {t % 6 for t in tiles}
+    if len(colours) == 1:
+        (c,) = colours
+        rest = set(range(6)) - shapes
+        return c * 6 + rest.pop() if len(rest) == 1 else None
+    if len(shapes) == 1:
+        (s,) = shapes
+        rest = set(range(6)) - colours
+        return rest.pop() * 6 + s if len(rest) == 1 else None
+    return None
+
+
+def analyse(record: Record) -> Analysis:
+    """The analysis of every turn of ``record`` and a summary per player."""
+    return Analysis(*_analyse(record))
+
+
+def _analyse(record: Record) -> tuple[tuple[TurnAnalysis, ...], tuple[PlayerSummary, ...], tuple[str, ...]]:
+    rules = record.rules
+    results = list(replay(record))
+    before = [initial_state(record)] + [r.state for r in results[:-1]]
+    turns: list[TurnAnalysis] = []
+    open_fives: dict[int, list[tuple[tuple[int, ...], int]]] = {}  # turn index -> lines of five left
+    for i, (result, state) in enumerate(zip(results, before)):
+        turn = record.turns[i]
+        p = turn.player
+        placed_keys = [pl.key for pl in turn.tiles] if turn.tiles else []
+        qwirkles = result.score.qwirkles if result.score is not None and turn.action == "place" else 0
+        played = result.points if result.score is not None or turn.action != "place" else None
+        gift = None
+        if i - 1 in open_fives and placed_keys and state.board_known:
+            after = result.state.board.cells
+            for five, missing in open_fives[i - 1]:
+                for six in _lines_of(dict(after), placed_keys, LINE_MAX):
+                    if set(five) <= set(six):
+                        gift = (five, missing)
+        if placed_keys and state.board_known and result.state.board_known:
+            after_cells = dict(result.state.board.cells)
+            on_table = Counter(after_cells.values())
+            fives = []
+            for line in _lines_of(after_cells, placed_keys, LINE_MAX - 1):
+                need = _missing_tile([after_cells[k] for k in line])
+                if need is not None and on_table[need] < COPIES:
+                    fives.append((line, need))
+            if fives:
+                open_fives[i] = fives
+        if gift is not None and turns:
+            giver = turns[-1]
+            five, missing = gift
+            turns[-1] = _with_gift(giver, Gift(tuple(key_cell(k) for k in five), TILES[missing], i + 1))
+
+        if not state.board_known:
+            turns.append(TurnAnalysis(i + 1, p, turn.action, "unknown", played, qwirkles,
+                                      note="not analysed: the board is not known (an earlier turn's tiles are not recorded)"))
+            continue
+        if p >= len(record.players) or state.ended:
+            turns.append(TurnAnalysis(i + 1, p, turn.action, "unknown", played, qwirkles,
+                                      note="not analysed: a turn after the end or by a seat that does not exist"))
+            continue
+        rack, source = known_rack(record, state, i)
+        cells = state.board.cells
+        if rack is None:
+            if turn.tiles:
+                tiles = [pl.tile for pl in turn.tiles]
+                moves = generate(cells, tiles, rules)
+                best_q = max((m.qwirkles for m in moves), default=0)
+                missed = _missed(moves, qwirkles) if best_q > qwirkles else None
+                turns.append(TurnAnalysis(
+                    i + 1, p, turn.action, "placed-tiles", played, qwirkles, missed_qwirkle=missed,
+                    note="rack unknown: only the placed tiles were checked for a missed Qwirkle"))
+            else:
+                turns.append(TurnAnalysis(i + 1, p, turn.action, "unknown", played, qwirkles,
+                                          note="not analysed: the rack is not known"))
+            continue
+        first = not cells
+        moves = generate(cells, rack, rules, largest_first=first)
+        going_out = state.bag == 0
+        scores = [m.score + (rules.end_bonus if going_out and len(m.tiles) == len(rack) else 0) for m in moves]
+        best_score = max(scores, default=0)
+        best = moves[scores.index(best_score)] if moves else None
+        value = played if played is not None else 0
+        rank = 1 + sum(1 for s in scores if s > value) if turn.action == "place" else len(moves) + 1
+        best_q = max((m.qwirkles for m in moves), default=0)
+        turns.append(TurnAnalysis(
+            i + 1, p, turn.action, source, played, qwirkles, best, best_score,
+            max(0, best_score - value), rank, len(moves),
+            _missed(moves, qwirkles) if best_q > qwirkles else None,
+        ))
+    summaries = []
+    for p, player in enumerate(record.players):
+        mine = [t for t in turns if t.player == p]
+        analysed = [t for t in mine if t.best_score is not None]
+        summaries.append(PlayerSummary(
+            name=player.name,
+            score=results[-1].state.scores[p] if results else 0,
+            analysed_turns=len(analysed),
+            points_lost=sum(t.points_lost or 0 for t in analysed),
+            best_available=sum(t.best_score or 0 for t in analysed),
+            scored_on_analysed=sum(t.played or 0 for t in analysed),
+            qwirkles_made=sum(t.qwirkles for t in mine),
+            qwirkles_missed=sum(1 for t in mine if t.missed_qwirkle is not None),
+            gifts_given=sum(1 for t in mine if t.gift is not None),
+        ))
+    unknown = sum(1 for t in turns if t.best_score is None)
+    notes = (f"{unknown} of {len(turns)} turns could not be fully analysed (rack or board unknown)",) if unknown else ()
+    return tuple(turns), tuple(summaries), notes
+
+
+def _missed(moves: list[Move], played_qwirkles: int) -> Move | None:
+    """The best-scoring move among those completing the most lines of six."""
+    most = max((m.qwirkles for m in moves), default=0)
+    if most <= played_qwirkles:
+        return None
+    return max((m for m in moves if m.qwirkles == most), key=lambda m: m.score)
+
+
+def _with_gift(t: TurnAnalysis, gift: Gift) -> TurnAnalysis:
+    from dataclasses import replace
+
+    return replace(t, gift=gift)
+
+
+def iter_flags(analysis: Analysis) -> Iterator[str]:
+    """One readable line per flagged turn."""
+    for t in analysis.flagged:
+        for flag in t.flags:
+            if flag == "missed-qwirkle" and t.missed_qwirkle is not None:
+                m = t.missed_qwirkle
+                detail = f"{_move_text(m)} makes {m.qwirkles} Qwirkle{'s' if m.qwirkles > 1 else ''}, {m.score} points"
+            elif flag == "could-place" and t.best is not None:
+                detail = f"{t.action} while {_move_text(t.best)} scores {t.best_score}"
+            elif flag == "qwirkle-gift" and t.gift is not None:
+                detail = (f"left a line of five open for {t.gift.missing}; turn {t.gift.completed_at} completed it")
+            else:
+                detail = ""
+            yield f"turn {t.turn}: {flag}: {detail}"
+
+
+def _move_text(move: Move) -> str:
+    return " ".join(f"{p.tile.short}@{p.x},{p.y}" for p in move.tiles)
+
+
+def placements_text(tiles: Sequence[Placement]) -> str:
+    return " ".join(f"{p.tile.short}@{p.x},{p.y}" for p in tiles)
+
+
+TOOL = "qwirkle-tools"
+ACCURACY = "points scored as a share of the best score available, over the turns whose whole rack was known"
+
+
+def annotated(record: Record, analysis: Analysis | None = None) -> dict[str, object]:
+    """The record as JSON data with the analysis written in.
+
+    Each turn gets an ``analysis`` object, the record a top-level
+    ``analysis`` with the tool, its version and a summary per player. Earlier
+    analysis is replaced; nothing else changes (``comment`` fields included),
+    so annotating an annotated record gives the same data.
+    """
+    from . import __version__
+
+    if analysis is None:
+        analysis = analyse(record)
+    data = record.to_data()
+    turns = data["turns"]
+    assert isinstance(turns, list)
+    for turn_data, ta in zip(turns, analysis.turns):
+        turn_data["analysis"] = ta.to_data()
+    data["analysis"] = {
+        "tool": TOOL, "version": __version__, "accuracy": ACCURACY,
+        "players": [s.to_data() for s in analysis.players],
+        "flagged_turns": [t.turn for t in analysis.flagged],
+        "notes": list(analysis.notes),
+    }
+    return data
+
+
+def summary_text(analysis: Analysis) -> str:
+    """The readable summary the ``annotate`` command prints."""
+    lines = []
+    for s in analysis.players:
+        acc = "n/a" if s.accuracy is None else f"{100 * s.accuracy:.1f}%"
+        lines.append(f"{s.name}: {s.score} points, accuracy {acc} over {s.analysed_turns} turns, "
+                     f"{s.points_lost} points lost, {s.qwirkles_made} Qwirkles made, {s.qwirkles_missed} missed, "
+                     f"{s.gifts_given} gifts")
+    flags = list(iter_flags(analysis))
+    lines.append(f"flagged turns: {len(flags) if flags else 'none'}")
+    lines.extend(f"  {line}" for line in flags)
+    lines.extend(analysis.notes)
+    return "\n".join(lines)

@@ -129,7 +129,7 @@ def test_rescore_refuses_unreadable_records(tmp_path: Path) -> None:
     assert run("rescore", str(SAMPLES / "corpus-10.jsonl"))[0] == 2
 
 
-@pytest.mark.parametrize("command", ["validate", "rescore", "schema"])
+@pytest.mark.parametrize("command", ["validate", "rescore", "moves", "simulate", "annotate", "schema"])
 def test_every_command_has_help_with_an_example(command: str) -> None:
     code, out, _ = run(command, "--help")
     assert code == 0 and "Example:" in out and "qwirkle " + command in out
@@ -164,3 +164,57 @@ def test_output_survives_a_terminal_that_cannot_show_a_name(tmp_path: Path) -> N
                           capture_output=True, text=True, check=False, env=env)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     assert "turn-order" in proc.stdout
+
+
+def test_moves_lists_every_legal_move_best_first() -> None:
+    from qwirkle_tools.board import Placement
+    from qwirkle_tools.record import from_data
+    from qwirkle_tools.replay import replay
+    from qwirkle_tools.rules import judge
+
+    code, out, _ = run("moves", str(SAMPLES / "complete-2p.json"), "--turn", "12", "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["turn"] == 12 and len(data["rack"]) == 6
+    scores = [m["score"] for m in data["moves"]]
+    assert scores == sorted(scores, reverse=True) and len(scores) > 1
+    record = from_data(json.loads((SAMPLES / "complete-2p.json").read_text()))
+    board = list(replay(record))[10].state.board
+    played = record.turns[11]
+    for m in data["moves"]:
+        move = [Placement.parse(f"{t['tile']}@{t['x']},{t['y']}") for t in m["tiles"]]
+        verdict = judge(board, move)
+        assert verdict.legal and verdict.score.total == m["score"]
+    assert played.tiles is not None
+    assert sorted(map(str, played.tiles)) in [sorted(f"{t['tile']}@{t['x']},{t['y']}" for t in m["tiles"]) for m in data["moves"]]
+    code, out, _ = run("moves", str(SAMPLES / "complete-2p.json"), "--turn", "1", "--rack", "rc rs bd", "-n", "3")
+    assert code == 0 and out.splitlines()[0] == "turn 1: rack rc rs bd: 2 legal moves"
+    assert run("moves", str(SAMPLES / "score-sheet.json"), "--turn", "5")[0] == 2
+    assert run("moves", str(SAMPLES / "complete-2p.json"), "--turn", "999")[0] == 2
+    assert run("moves", str(SAMPLES / "complete-2p.json"), "--turn", "3", "--rack", "zz")[0] == 2
+
+
+def test_simulate_writes_reproducible_valid_corpora(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    assert run("simulate", "--games", "3", "--players", "3", "--seed", "4", "-o", str(a))[0] == 0
+    assert run("simulate", "--games", "2", "--players", "3", "--seed", "4", "-o", str(b))[0] == 0
+    assert a.read_text().splitlines()[:2] == b.read_text().splitlines()
+    code, out, _ = run("validate", str(a))
+    assert code == 0 and out.strip() == "3 records: 3 valid, 0 invalid (0 errors, 0 warnings)"
+    assert run("simulate", "--games", "1", "-o", str(a))[0] == 2  # exists
+    assert run("simulate", "--games", "1", "--policy", "random", "-o", str(a), "--force")[0] == 0
+
+
+def test_annotate_prints_a_summary_and_writes_the_record(tmp_path: Path) -> None:
+    out = tmp_path / "annotated.json"
+    code, stdout, _ = run("annotate", str(SAMPLES / "complete-2p.json"), "-o", str(out))
+    assert code == 0
+    assert stdout.startswith("Ana: 197 points, accuracy")
+    assert "qwirkle-gift" in stdout
+    assert run("validate", str(out))[0] == 0
+    first = out.read_text()
+    assert run("annotate", str(out), "--in-place")[0] == 0
+    assert out.read_text() == first
+    code, stdout, _ = run("annotate", str(SAMPLES / "complete-2p.json"), "--format", "json")
+    data = json.loads(stdout)
+    assert data["tool"] == "qwirkle-tools" and len(data["turns"]) == 50 and data["players"][0]["name"] == "Ana"

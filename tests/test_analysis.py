@@ -1,0 +1,124 @@
+"""Analysis on hand-built positions with known answers, and on whole games."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from conftest import game, place, simulated
+
+from qwirkle_tools.analysis import analyse, annotated
+from qwirkle_tools.record import dumps, from_data
+from qwirkle_tools.validate import check_data
+
+REDS = [{"tile": t, "x": x, "y": 0} for x, t in enumerate(["red-circle", "red-cross", "red-diamond", "red-square", "red-star"])]
+
+
+def test_a_rack_that_could_make_a_qwirkle_and_did_not() -> None:
+    # five reds in a row; the rack holds the red clover, but a blue circle is played under the red circle
+    data = game(place(0, "bc@0,1", 2, rack="rl bc yd gs pt ox"), setup={"board": REDS})
+    assert check_data(data)[1] == []
+    (turn,) = analyse(from_data(data)).turns
+    assert turn.rack == "recorded" and turn.played == 2 and turn.best_score == 12
+    assert turn.points_lost == 10 and turn.flags == ("missed-qwirkle",)
+    assert turn.missed_qwirkle is not None and turn.missed_qwirkle.qwirkles == 1
+    assert {(p.x, p.y) for p in turn.missed_qwirkle.tiles} in ({(5, 0)}, {(-1, 0)})
+    assert turn.rank is not None and turn.moves is not None and 1 < turn.rank <= turn.moves
+
+
+def test_a_double_qwirkle_available() -> None:
+    clovers = [{"tile": t, "x": 5, "y": y} for y, t in
+               enumerate(["blue-clover", "green-clover", "yellow-clover", "orange-clover", "purple-clover"], 1)]
+    data = game(place(0, "bc@0,1", 2, rack="rl bc yd gs pt ox"), setup={"board": REDS + clovers})
+    (turn,) = analyse(from_data(data)).turns
+    assert turn.best_score == 24 and turn.best is not None and turn.best.qwirkles == 2
+    assert turn.missed_qwirkle is not None and turn.missed_qwirkle.qwirkles == 2
+    assert [(p.x, p.y, str(p.tile)) for p in turn.missed_qwirkle.tiles] == [(5, 0, "red-clover")]
+
+
+def test_playing_the_qwirkle_is_not_flagged() -> None:
+    data = game(place(0, "rl@5,0", 12, rack="rl bc yd gs pt ox"), setup={"board": REDS})
+    (turn,) = analyse(from_data(data)).turns
+    assert turn.flags == () and turn.points_lost == 0 and turn.rank == 1 and turn.qwirkles == 1
+
+
+def test_a_qwirkle_gift() -> None:
+    # a row of four reds; Ana makes it five (the red clover is still unseen), Ben completes it
+    data = game(place(0, "rt@4,0", 5), place(1, "rl@5,0", 12), setup={"board": REDS[:4]})
+    assert check_data(data)[1] == []
+    first, second = analyse(from_data(data)).turns
+    assert first.flags == ("qwirkle-gift",) and second.flags == ()
+    assert first.gift is not None and first.gift.completed_at == 2 and str(first.gift.missing) == "red-clover"
+    assert first.gift.line == tuple((x, 0) for x in range(5))
+
+
+def test_no_gift_when_the_sixth_tile_is_all_on_the_table() -> None:
+    seen = [{"tile": "red-clover", "x": x, "y": 5} for x in (0, 2, 4)]
+    data = game(place(0, "rt@4,0", 5), place(1, "bs@3,1", 2), setup={"board": REDS[:4] + seen})
+    assert all(t.gift is None for t in analyse(from_data(data)).turns)
+
+
+def test_exchange_while_a_placement_was_possible() -> None:
+    data = game({"player": 0, "action": "exchange", "tiles": ["blue-circle"], "draw": ["green-star"],
+                 "rack": ["red-clover", "blue-circle", "yellow-diamond", "green-square", "purple-star", "orange-cross"]},
+                setup={"board": REDS})
+    (turn,) = analyse(from_data(data)).turns
+    assert "could-place" in turn.flags and "missed-qwirkle" in turn.flags
+    assert turn.played == 0 and turn.points_lost == 12 and turn.moves is not None and turn.rank == turn.moves + 1
+
+
+def test_unknown_rack_checks_only_the_placed_tiles() -> None:
+    # the red clover went above the red circle (2 points) where it could have completed the row
+    data = game(place(0, "rl@0,-1", 2), setup={"board": REDS})
+    (turn,) = analyse(from_data(data)).turns
+    assert turn.rack == "placed-tiles" and turn.flags == ("missed-qwirkle",)
+    assert turn.points_lost is None and turn.best_score is None and "rack unknown" in turn.note
+
+
+def test_two_player_endgame_rack_is_deduced() -> None:
+    full = simulated(2, 3)
+    bare = copy.deepcopy(full)
+    for turn in bare["turns"]:
+        if turn["player"] == 1:
+            turn.pop("rack", None)
+            turn.pop("draw", None)
+    a_full = analyse(from_data(full)).turns
+    a_bare = analyse(from_data(bare)).turns
+    endgame = [i for i, t in enumerate(a_bare) if t.player == 1 and t.rack == "deduced"]
+    assert endgame, "the bag empties before Bot 2's last turns"
+    for i in endgame:
+        assert a_bare[i].best_score == a_full[i].best_score and a_bare[i].moves == a_full[i].moves
+
+
+def test_greedy_self_play_loses_nothing_and_summaries_add_up() -> None:
+    data = simulated(2, 5)
+    result = analyse(from_data(data))
+    for p, summary in enumerate(result.players):
+        assert summary.score == data["result"]["scores"][p]
+        assert summary.qwirkles_made == sum(t.qwirkles for t in result.turns if t.player == p)
+        assert summary.analysed_turns == sum(1 for t in result.turns if t.player == p)
+    # greedy plays the best score (before any end bonus) every turn
+    lost = [t for t in result.turns if t.points_lost]
+    assert all(t.best is not None and t.played is not None and t.best_score == t.played + (t.points_lost or 0)
+               for t in lost)
+    assert all(t.points_lost == 6 for t in lost)  # only a missed chance to go out can cost
+
+
+def test_annotate_is_idempotent_valid_and_keeps_comments() -> None:
+    data = simulated(2, 6)
+    data["turns"][3]["comment"] = "a human note"
+    once = annotated(from_data(data))
+    twice = annotated(from_data(json.loads(dumps(once))))
+    assert dumps(once) == dumps(twice)
+    assert check_data(once)[1] == []
+    turns: Any = once["turns"]
+    assert turns[3]["comment"] == "a human note"
+    assert all("analysis" in t for t in turns)
+    summary: Any = once["analysis"]
+    assert summary["tool"] == "qwirkle-tools" and len(summary["players"]) == 2
+    stripped = json.loads(dumps(once))
+    del stripped["analysis"]
+    for t in stripped["turns"]:
+        del t["analysis"]
+    assert stripped == data  # nothing else changed

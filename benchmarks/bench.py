@@ -8,6 +8,7 @@ rack and draw recorded, in ``benchmarks/out/``; then measures, on one core:
 * validate: JSON text to findings (parse, schema, read, replay), games/s;
 * the same split into its stages (parse, schema, read, replay), us/game;
 * rescore: replay with full score breakdowns, games/s;
+* greedy self-play (full move generation every turn) and analysis, games/s;
 * wall time of ``qwirkle --help`` and ``qwirkle validate FILE``, and of a
   bare ``python -c pass`` for comparison, ms (best of several runs).
 
@@ -72,6 +73,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--sims", type=int, default=40, help="games for the self-play and analysis rows")
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {0})  # one core, as the targets say
@@ -118,6 +120,14 @@ def main() -> None:
     few = records[: max(1, n // 10)]
     t = best_of(args.repeat, lambda: [rescore(r) for r in few])
     rows.append(("rescore (full breakdowns)", f"{len(few) / t:,.0f} games/s"))
+    from qwirkle_tools.analysis import analyse
+    from qwirkle_tools.simulate import simulate
+
+    t = best_of(1, lambda: [simulate(2, seed, "greedy") for seed in range(args.sims)])
+    rows.append(("self-play, greedy, 2 players (full move generation)", f"{args.sims / t:,.1f} games/s"))
+    few = records[: args.sims]
+    t = best_of(1, lambda: [analyse(r) for r in few])
+    rows.append(("annotate: analyse games with racks", f"{len(few) / t:,.1f} games/s"))
     few_data = data[:20]
     t = best_of(1, lambda: [schema.reference_is_valid(d) for d in few_data])
     rows.append(("for scale: schema (jsonschema, reference)", f"{len(few_data) / t:,.0f} games/s"))

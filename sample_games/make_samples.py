@@ -29,6 +29,12 @@ def complete() -> dict[str, Any]:
     return _named(simulate(2, 36, "greedy"), "Club night")
 
 
+def weak_play() -> dict[str, Any]:
+    """A whole legal game where both players pick moves at random: much to analyse."""
+    game = _named(simulate(2, 12, "random"), "Club night, beginners")
+    return game
+
+
 def score_sheet() -> dict[str, Any]:
     """The same kind of game as a paper score sheet keeps it: scores only."""
     game = _named(simulate(2, 29, "greedy"), "Club night, paper sheet")
@@ -114,6 +120,7 @@ def illegal_moves() -> dict[str, Any]:
 
 SAMPLES = {
     "complete-2p.json": complete,
+    "weak-play.json": weak_play,
     "score-sheet.json": score_sheet,
     "wrong-scores.json": wrong_scores,
     "bookkeeping.json": bookkeeping,

@@ -15,6 +15,7 @@ SAMPLES = Path(__file__).parent.parent / "sample_games"
 
 EXPECTED = {
     "complete-2p.json": [],
+    "weak-play.json": [],
     "score-sheet.json": [],
     "wrong-scores.json": [("score-mismatch", 5), ("score-mismatch", 10), ("result-mismatch", None)],
     "bookkeeping.json": [

@@ -1,0 +1,54 @@
+"""Board pictures: the text diagram and the drawing."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from qwirkle_tools.board import Board, Placement
+from qwirkle_tools.pictures import COLOUR_HEX, SHAPE_SYMBOLS, board_figure, board_text
+
+BOARD = Board.parse("""
+    @-1,0
+    rc rx ..
+    .. bx gl
+""")
+
+
+def test_text_diagram_without_colour_shows_short_forms_on_their_cells() -> None:
+    text = board_text(BOARD, [Placement.parse("gl@1,1")], colour=False)
+    lines = text.splitlines()
+    assert lines[0].split() == ["-1", "0", "1"]
+    assert lines[1].split() == ["0", "rc", "rx", "·"]
+    assert lines[2].split() == ["1", "·", "bx", "*gl"]
+
+
+def test_text_diagram_in_colour_uses_shapes_and_colours() -> None:
+    text = board_text(BOARD, colour=True)
+    assert SHAPE_SYMBOLS[0] in text and SHAPE_SYMBOLS[5] in text and "\x1b[" in text
+    assert board_text(Board(), colour=True) == "(empty board)"
+
+
+def test_drawing_has_a_tile_and_a_shape_per_cell_and_faint_ghosts() -> None:
+    from matplotlib.patches import Circle, FancyBboxPatch, Polygon
+
+    fig = board_figure(BOARD, [Placement.parse("gl@1,1")], [Placement.parse("rl@1,0")], title="t")
+    ax = fig.axes[0]
+    tiles = [p for p in ax.patches if isinstance(p, FancyBboxPatch)]
+    assert len(tiles) == 5  # four tiles and a ghost
+    dashed = [p for p in tiles if p.get_linestyle() == "--"]
+    assert len(dashed) == 1
+    colours = {tuple(round(c, 3) for c in p.get_facecolor()[:3]) for p in ax.patches if isinstance(p, (Circle, Polygon))}
+    assert len(colours) == 3  # red (the ghost too), blue, green
+    assert ax.get_title() == "t"
+    assert ax.get_ylim()[0] > ax.get_ylim()[1]  # y grows downward
+
+
+def test_palette_has_six_distinct_colours() -> None:
+    assert len(set(COLOUR_HEX)) == 6
+
+
+def test_pictures_module_does_not_import_matplotlib() -> None:
+    code = "import sys, qwirkle_tools.pictures; print('matplotlib' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"

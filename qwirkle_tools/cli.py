@@ -14,9 +14,16 @@ from __future__ import annotations
 import enum
 import sys
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from .record import Record
+    from .replay import GameState, TurnResult
+    from .validate import Report
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -106,7 +113,7 @@ def validate(
     raise typer.Exit(EXIT_FINDINGS if invalid else EXIT_OK)
 
 
-def _read_one(path: Path) -> tuple[object, object]:
+def _read_one(path: Path) -> tuple[Record, Report]:
     """A single record from a file, or exit: 2 if unreadable, 1 if invalid."""
     from .validate import InputError, check_source, sources
 
@@ -149,11 +156,10 @@ def rescore(
     import json
 
     from . import rescore as rs
-    from .record import Record, dumps
+    from .record import dumps
 
     target = _target(output, file, in_place, force)
     record, _ = _read_one(file)
-    assert isinstance(record, Record)
     rows = rs.rescore(record)
     if format is Format.json:
         _out(json.dumps({"players": [p.name for p in record.players],
@@ -217,12 +223,10 @@ def moves(
 
     from .analysis import known_rack
     from .movegen import generate
-    from .record import Record
     from .replay import initial_state, replay
     from .tiles import TILES, TileError, parse_tiles
 
     record, _ = _read_one(file)
-    assert isinstance(record, Record)
     if not 1 <= turn <= len(record.turns) + 1:
         _fail(f"--turn must be 1 to {len(record.turns) + 1}, not {turn}")
     state = initial_state(record)
@@ -310,11 +314,10 @@ def annotate(
     import json
 
     from .analysis import analyse, annotated, summary_text
-    from .record import Record, dumps
+    from .record import dumps
 
     target = _target(output, file, in_place, force)
     record, _ = _read_one(file)
-    assert isinstance(record, Record)
     analysis = analyse(record)
     data = annotated(record, analysis)
     if format is Format.json:
@@ -326,6 +329,173 @@ def annotate(
         _out(summary_text(analysis))
     if target is not None:
         _write(target, dumps(data))
+
+
+def _state_at(record: Record, turn: int | None) -> tuple[GameState, TurnResult | None]:
+    """The board after turn ``turn`` (default: the end) and that turn's result."""
+    from .replay import initial_state, replay
+
+    last = len(record.turns) if turn is None else turn
+    if not 0 <= last <= len(record.turns):
+        _fail(f"--turn must be 0 to {len(record.turns)}, not {last}")
+    state: GameState = initial_state(record)
+    result: TurnResult | None = None
+    for r in replay(record):
+        if r.index + 1 > last:
+            break
+        state, result = r.state, r
+    return state, result
+
+
+def _save_figure(fig: Figure, target: Path) -> None:
+    from .charts import save
+
+    if target.suffix.lower() not in (".png", ".svg"):
+        _fail(f"{target}: give a .png or .svg file")
+    try:
+        save(fig, target)
+    except OSError as exc:
+        _fail(f"{target}: cannot write: {exc.strerror or exc}")
+    typer.echo(f"wrote {target}", err=True)
+
+
+@app.command()
+def board(
+    file: Annotated[Path, typer.Argument(help="A record file (.json).", show_default=False)],
+    turn: Annotated[int | None, typer.Option("--turn", "-t", help="The board after this turn (default: the end).")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Draw to a .png or .svg file.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite OUTPUT if it exists.")] = False,
+    colour: Annotated[bool, typer.Option("--colour/--no-colour", help="Colour the text diagram.")] = True,
+) -> None:
+    """Show the board after a turn: a picture with -o, else a text diagram.
+
+    The last move is outlined; where the record is annotated, a missed
+    Qwirkle on that turn is drawn as faint ghost tiles. The text diagram is
+    coloured on a terminal (not when piped, or with NO_COLOR set).
+
+    Example:
+
+        qwirkle board sample_games/complete-2p.json --turn 20 -o board.png
+    """
+    import os
+
+    from .board import Placement
+    from .pictures import board_figure, board_text
+    from .tiles import Tile
+
+    target = _target(output, file, False, force)
+    record, _ = _read_one(file)
+    state, result = _state_at(record, turn)
+    if not state.board_known:
+        _fail("the board is not known there (an earlier turn's tiles are not recorded)")
+    last = tuple(result.turn.tiles or ()) if result is not None and result.turn is not None else ()
+    ghosts: list[Placement] = []
+    if result is not None and result.turn is not None:
+        analysis = result.turn.extra.get("analysis")
+        missed = analysis.get("missed_qwirkle") if isinstance(analysis, dict) else None
+        if isinstance(missed, dict):
+            try:
+                ghosts = [Placement(Tile.parse(t["tile"]), int(t["x"]), int(t["y"])) for t in missed["tiles"]]
+            except (KeyError, TypeError, ValueError):
+                ghosts = []
+    n = state.turns_played
+    if target is None:
+        use_colour = colour and sys.stdout.isatty() and "NO_COLOR" not in os.environ
+        _out(board_text(state.board, last, colour=use_colour))
+        return
+    title = f"{file.name}: board after turn {n}" + (" (ghosts: a missed Qwirkle)" if ghosts else "")
+    _save_figure(board_figure(state.board, last, ghosts, title=title), target)
+
+
+class Kind(str, enum.Enum):
+    progression = "progression"
+    lead = "lead"
+    turns = "turns"
+
+
+@app.command()
+def chart(
+    file: Annotated[Path, typer.Argument(help="A record file (.json).", show_default=False)],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The picture to write (.png or .svg).", show_default=False)],
+    kind: Annotated[Kind, typer.Option("--kind", "-k", help="progression: scores; lead: the margin; turns: points per turn.")]
+    = Kind.progression,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite OUTPUT if it exists.")] = False,
+) -> None:
+    """Draw a score chart of a game: progression, lead or points per turn.
+
+    progression: each player's score after each turn, Qwirkles and lead
+    changes marked; lead: the leader's margin; turns: points per turn, and the
+    points lost beside them where the record is annotated.
+
+    Example:
+
+        qwirkle chart sample_games/complete-2p.json --kind progression -o progression.png
+    """
+    from . import charts
+
+    target = _target(output, file, False, force)
+    assert target is not None
+    record, _ = _read_one(file)
+    draw = {Kind.progression: charts.progression, Kind.lead: charts.lead, Kind.turns: charts.turns}[kind]
+    _save_figure(draw(record), target)
+
+
+@app.command()
+def report(
+    file: Annotated[Path, typer.Argument(help="A record file (.json).", show_default=False)],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The folder to write into.", show_default=False)],
+    force: Annotated[bool, typer.Option("--force", help="Overwrite the report files if they exist.")] = False,
+) -> None:
+    """Validate, re-score and analyse a game, and write a report folder.
+
+    Writes the annotated record, the progression, lead and turns charts, the
+    final board, a per-turn table (CSV) and a summary, which it also prints.
+    Exit 0 when the record is valid, 1 when it has errors (the report is
+    still written).
+
+    Example:
+
+        qwirkle report sample_games/296-295.json -o report/
+    """
+    from . import charts
+    from .analysis import analyse, annotated
+    from .fileio import OutputError, check_output
+    from .pictures import board_figure
+    from .record import dumps
+    from .reporting import summary, turn_table_csv
+
+    names = ["annotated.json", "summary.txt", "turns.csv", "progression.png", "lead.png", "turns.png", "board.png"]
+    if output.exists() and not output.is_dir():
+        _fail(f"{output}: not a folder")
+    try:
+        output.mkdir(parents=True, exist_ok=True)
+        targets = {n: check_output(output / n, [file], force=force) for n in names}
+    except OutputError as exc:
+        _fail(str(exc))
+    except OSError as exc:
+        _fail(f"{output}: cannot create: {exc.strerror or exc}")
+    record, report_ = _read_one(file)
+    analysis = analyse(record)
+    data = annotated(record, analysis)
+    state, result = _state_at(record, None)
+    _write(targets["annotated.json"], dumps(data))
+    _write(targets["turns.csv"], turn_table_csv(record, analysis))
+    _save_figure(charts.progression(record), targets["progression.png"])
+    _save_figure(charts.lead(record), targets["lead.png"])
+    _save_figure(charts.turns(from_annotated(data)), targets["turns.png"])
+    last = tuple(result.turn.tiles or ()) if result is not None and result.turn is not None else ()
+    if state.board_known:
+        _save_figure(board_figure(state.board, last, title=f"{file.name}: the final board"), targets["board.png"])
+    text = summary(file.name, record, report_.findings, analysis)
+    _write(targets["summary.txt"], text + "\n")
+    _out(text)
+    raise typer.Exit(EXIT_OK if report_.valid else EXIT_FINDINGS)
+
+
+def from_annotated(data: dict[str, object]) -> Record:
+    from .record import from_data
+
+    return from_data(data, trusted=True)
 
 
 @app.command()

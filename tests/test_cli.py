@@ -129,7 +129,7 @@ def test_rescore_refuses_unreadable_records(tmp_path: Path) -> None:
     assert run("rescore", str(SAMPLES / "corpus-10.jsonl"))[0] == 2
 
 
-@pytest.mark.parametrize("command", ["validate", "rescore", "moves", "simulate", "annotate", "schema"])
+@pytest.mark.parametrize("command", ["validate", "rescore", "moves", "simulate", "annotate", "board", "chart", "report", "schema"])
 def test_every_command_has_help_with_an_example(command: str) -> None:
     code, out, _ = run(command, "--help")
     assert code == 0 and "Example:" in out and "qwirkle " + command in out
@@ -218,3 +218,49 @@ def test_annotate_prints_a_summary_and_writes_the_record(tmp_path: Path) -> None
     code, stdout, _ = run("annotate", str(SAMPLES / "complete-2p.json"), "--format", "json")
     data = json.loads(stdout)
     assert data["tool"] == "qwirkle-tools" and len(data["turns"]) == 50 and data["players"][0]["name"] == "Ana"
+
+
+def test_board_text_and_picture(tmp_path: Path) -> None:
+    code, out, _ = run("board", str(SAMPLES / "complete-2p.json"), "--turn", "2", "--no-colour")
+    assert code == 0
+    assert out.splitlines()[1].split() == ["-1", "*rs", "*rc"]
+    png = tmp_path / "b.png"
+    assert run("board", str(SAMPLES / "complete-2p.json"), "-o", str(png))[0] == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 20_000
+    svg = tmp_path / "b.svg"
+    assert run("board", str(SAMPLES / "complete-2p.json"), "-t", "10", "-o", str(svg))[0] == 0
+    assert "board after turn 10" in svg.read_text()
+    assert run("board", str(SAMPLES / "complete-2p.json"), "-o", str(tmp_path / "b.gif"))[0] == 2
+    assert run("board", str(SAMPLES / "score-sheet.json"))[0] == 2  # tiles unknown
+
+
+def test_board_shows_a_missed_qwirkle_as_ghosts(tmp_path: Path) -> None:
+    annotated = tmp_path / "a.json"
+    assert run("annotate", str(SAMPLES / "weak-play.json"), "-o", str(annotated))[0] == 0
+    svg = tmp_path / "g.svg"
+    assert run("board", str(annotated), "--turn", "53", "-o", str(svg))[0] == 0
+    assert "ghosts: a missed Qwirkle" in svg.read_text()
+
+
+@pytest.mark.parametrize("kind", ["progression", "lead", "turns"])
+def test_chart_kinds(tmp_path: Path, kind: str) -> None:
+    svg = tmp_path / f"{kind}.svg"
+    assert run("chart", str(SAMPLES / "complete-2p.json"), "--kind", kind, "-o", str(svg))[0] == 0
+    assert "Ana 197 - 203 Ben" in svg.read_text()
+    again = tmp_path / f"{kind}-2.svg"
+    run("chart", str(SAMPLES / "complete-2p.json"), "--kind", kind, "-o", str(again))
+    assert svg.read_bytes() == again.read_bytes()  # reproducible
+
+
+def test_report_writes_every_part_and_prints_the_summary(tmp_path: Path) -> None:
+    folder = tmp_path / "report"
+    code, out, _ = run("report", str(SAMPLES / "wrong-scores.json"), "-o", str(folder))
+    assert code == 1  # the record has errors; the report is still written
+    names = {p.name for p in folder.iterdir()}
+    assert names == {"annotated.json", "summary.txt", "turns.csv", "progression.png", "lead.png", "turns.png", "board.png"}
+    assert (folder / "summary.txt").read_text() == out
+    assert "invalid: 3 errors" in out and "2 claimed turn scores differ" in out
+    rows = (folder / "turns.csv").read_text().splitlines()
+    assert rows[0].startswith("turn,player,name,action,tiles,claimed,computed") and len(rows) == 51
+    assert run("report", str(SAMPLES / "wrong-scores.json"), "-o", str(folder))[0] == 2  # exists
+    assert run("report", str(SAMPLES / "complete-2p.json"), "-o", str(folder), "--force")[0] == 0

@@ -129,7 +129,10 @@ def test_rescore_refuses_unreadable_records(tmp_path: Path) -> None:
     assert run("rescore", str(SAMPLES / "corpus-10.jsonl"))[0] == 2
 
 
-@pytest.mark.parametrize("command", ["validate", "rescore", "moves", "simulate", "annotate", "board", "chart", "report", "schema"])
+COMMANDS = ["validate", "rescore", "moves", "simulate", "annotate", "board", "chart", "report", "schema"]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
 def test_every_command_has_help_with_an_example(command: str) -> None:
     code, out, _ = run(command, "--help")
     assert code == 0 and "Example:" in out and "qwirkle " + command in out

@@ -35,6 +35,18 @@ def weak_play() -> dict[str, Any]:
     return game
 
 
+def mistakes() -> dict[str, Any]:
+    """``weak_play`` with a wrong score and an illegal move; its missed Qwirkles stay."""
+    game = weak_play()
+    game["meta"]["event"] = "Club night, beginners' mistakes"
+    game["turns"][9]["score"] += 3
+    game["turns"][9]["comment"] = "added 3 too many"
+    moved = game["turns"][65]["tiles"][0]
+    moved["y"] += 1  # the purple circle lands beside tiles it does not match
+    game["turns"][65]["comment"] = "nobody noticed the purple circle did not fit"
+    return game
+
+
 def score_sheet() -> dict[str, Any]:
     """The same kind of game as a paper score sheet keeps it: scores only."""
     game = _named(simulate(2, 29, "greedy"), "Club night, paper sheet")
@@ -121,6 +133,7 @@ def illegal_moves() -> dict[str, Any]:
 SAMPLES = {
     "complete-2p.json": complete,
     "weak-play.json": weak_play,
+    "mistakes.json": mistakes,
     "score-sheet.json": score_sheet,
     "wrong-scores.json": wrong_scores,
     "bookkeeping.json": bookkeeping,

@@ -16,6 +16,7 @@ SAMPLES = Path(__file__).parent.parent / "sample_games"
 EXPECTED = {
     "complete-2p.json": [],
     "weak-play.json": [],
+    "mistakes.json": [("score-mismatch", 10), ("line-mixed", 66)],
     "score-sheet.json": [],
     "wrong-scores.json": [("score-mismatch", 5), ("score-mismatch", 10), ("result-mismatch", None)],
     "bookkeeping.json": [
@@ -41,6 +42,14 @@ def test_every_sample_is_pinned_and_described() -> None:
     readme = (SAMPLES / "README.md").read_text()
     for name in [*files, "corpus-10.jsonl"]:
         assert f"`{name}`" in readme
+
+
+def test_mistakes_game_has_missed_qwirkles_for_the_analysis() -> None:
+    from qwirkle_tools.analysis import analyse
+
+    data = json.loads((SAMPLES / "mistakes.json").read_text())
+    flagged = {t.turn for t in analyse(from_data(data)).turns if "missed-qwirkle" in t.flags}
+    assert {53, 59, 61, 63} <= flagged
 
 
 def test_corpus_is_all_valid() -> None:

@@ -35,6 +35,13 @@ def weak_play() -> dict[str, Any]:
     return game
 
 
+def double_qwirkle() -> dict[str, Any]:
+    """A whole legal game in which turn 28 completes two lines of six with one move."""
+    game = _named(simulate(2, 8, "greedy"), "Club night, a double Qwirkle")
+    game["turns"][27]["comment"] = "a double Qwirkle!"
+    return game
+
+
 def mistakes() -> dict[str, Any]:
     """``weak_play`` with a wrong score and an illegal move; its missed Qwirkles stay."""
     game = weak_play()
@@ -134,6 +141,7 @@ SAMPLES = {
     "complete-2p.json": complete,
     "weak-play.json": weak_play,
     "mistakes.json": mistakes,
+    "double-qwirkle.json": double_qwirkle,
     "score-sheet.json": score_sheet,
     "wrong-scores.json": wrong_scores,
     "bookkeeping.json": bookkeeping,

@@ -16,6 +16,7 @@ SAMPLES = Path(__file__).parent.parent / "sample_games"
 EXPECTED = {
     "complete-2p.json": [],
     "weak-play.json": [],
+    "double-qwirkle.json": [],
     "mistakes.json": [("score-mismatch", 10), ("line-mixed", 66)],
     "score-sheet.json": [],
     "wrong-scores.json": [("score-mismatch", 5), ("score-mismatch", 10), ("result-mismatch", None)],
@@ -42,6 +43,15 @@ def test_every_sample_is_pinned_and_described() -> None:
     readme = (SAMPLES / "README.md").read_text()
     for name in [*files, "corpus-10.jsonl"]:
         assert f"`{name}`" in readme
+
+
+def test_double_qwirkle_game() -> None:
+    from qwirkle_tools.replay import replay
+
+    data = json.loads((SAMPLES / "double-qwirkle.json").read_text())
+    doubles = [(r.index + 1, r.score.total) for r in replay(from_data(data)) if r.score is not None and r.score.qwirkles == 2]
+    assert doubles and doubles[0][0] == 28 and doubles[0][1] >= 24
+    assert data["turns"][27]["score"] == doubles[0][1]
 
 
 def test_mistakes_game_has_missed_qwirkles_for_the_analysis() -> None:

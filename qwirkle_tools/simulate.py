@@ -12,7 +12,8 @@ from __future__ import annotations
 import random
 from typing import Any, Literal
 
-from .movegen import Move, generate
+from .board import key_cell
+from .movegen import best_move, generate_raw
 from .record import FORMAT, VERSION
 from .rules import DEFAULT_RULES, Rules
 from .tiles import COPIES, RACK_SIZE, TILES, largest_group
@@ -38,18 +39,20 @@ def simulate(
     end = "unfinished"
     for _ in range(10_000):
         rack = racks[p]
-        moves = generate(cells, rack, rules, largest_first=not cells)
+        move = _choose(cells, rack, rules, policy, rng)
         turn: dict[str, Any] = {"player": p, "action": "place", "rack": [str(TILES[t]) for t in rack]}
-        if moves:
-            move = _choose(moves, policy, rng)
-            for pl in move.tiles:
-                cells[pl.key] = pl.tile
-                rack.remove(pl.tile)
-            drawn = [bag.pop() for _ in range(min(len(move.tiles), len(bag)))]
+        if move is not None:
+            score, keys, tiles = move
+            placed = []
+            for key, t in zip(keys, tiles):
+                cells[key] = t
+                rack.remove(t)
+                x, y = key_cell(key)
+                placed.append({"tile": str(TILES[t]), "x": x, "y": y})
+            drawn = [bag.pop() for _ in range(min(len(tiles), len(bag)))]
             rack.extend(drawn)
-            points = move.score + (rules.end_bonus if not rack else 0)
-            turn.update(tiles=[{"tile": str(pl.tile), "x": pl.x, "y": pl.y} for pl in move.tiles],
-                        score=points, draw=[str(TILES[t]) for t in drawn])
+            points = score + (rules.end_bonus if not rack else 0)
+            turn.update(tiles=placed, score=points, draw=[str(TILES[t]) for t in drawn])
             scores[p] += points
             turns.append(turn)
             if not rack:
@@ -67,7 +70,7 @@ def simulate(
                         draw=[str(TILES[t]) for t in drawn])
             turns.append(turn)
         else:
-            if not any(generate(cells, r, rules) for r in racks):
+            if not any(best_move(cells, r, rules) for r in racks):
                 end = "blocked"
                 break
             turn.update(action="pass", score=0)
@@ -92,7 +95,20 @@ def game_seed(seed: int, index: int) -> int:
     return (seed * 1_000_003 + index) % (1 << 63)
 
 
-def _choose(moves: list[Move], policy: Policy, rng: random.Random) -> Move:
+def _choose(cells: dict[int, int], rack: list[int], rules: Rules, policy: Policy,
+            rng: random.Random) -> tuple[int, tuple[int, ...], tuple[int, ...]] | None:
+    """The move to play, as (score, cell keys, tiles), or ``None`` if none is legal.
+
+    Both policies generate every legal move: greedy takes the first (best)
+    of :func:`~qwirkle_tools.movegen.generate`'s order, random any of them.
+    """
     if policy == "greedy":
-        return moves[0]
-    return moves[rng.randrange(len(moves))]
+        best = best_move(cells, rack, rules, largest_first=not cells)
+        if best is None:
+            return None
+        return best.score, tuple(p.key for p in best.tiles), tuple(p.tile for p in best.tiles)
+    moves = generate_raw(cells, rack, rules, largest_first=not cells)
+    if not moves:
+        return None
+    score, _, keys, tiles = moves[rng.randrange(len(moves))]
+    return score, keys, tiles

@@ -11,15 +11,17 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from itertools import combinations, permutations
+from typing import Literal
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qwirkle_tools.board import Board, Placement, key_cell
-from qwirkle_tools.movegen import generate
+from qwirkle_tools.board import Board, Placement, cell_key, key_cell
+from qwirkle_tools.movegen import best_move, generate, generate_raw
 from qwirkle_tools.rules import DEFAULT_RULES, Rules, judge
-from qwirkle_tools.tiles import TILES, parse_tiles
+from qwirkle_tools.simulate import simulate
+from qwirkle_tools.tiles import TILES, Tile, parse_tiles
 
 MoveSet = dict[frozenset[Placement], tuple[int, int]]
 """A set of moves, each as its placements (order ignored), with (score, Qwirkles)."""
@@ -308,3 +310,50 @@ def test_a_single_tile_move_is_listed_once() -> None:
         "red-diamond@2,0", "red-diamond@-1,0", "red-diamond@1,-1",
         "green-circle@0,-1", "green-circle@0,2", "green-circle@-1,1",
     ])
+
+
+# -- generate_raw and best_move: the same moves as generate, without building them ----------------
+
+def game_positions(players: int, seed: int, policy: Literal["greedy", "random"]) -> list[tuple[dict[int, int], list[int]]]:
+    """(cells, rack) before every turn of a self-play game."""
+    record = simulate(players, seed, policy)
+    cells: dict[int, int] = {}
+    positions = []
+    for turn in record["turns"]:
+        positions.append((dict(cells), [int(Tile.parse(t)) for t in turn["rack"]]))
+        if turn["action"] == "place":
+            for p in turn["tiles"]:
+                cells[cell_key(p["x"], p["y"])] = int(Tile.parse(p["tile"]))
+    return positions
+
+
+Game = tuple[int, int, Literal["greedy", "random"]]
+GAMES: list[Game] = [(2, 1, "greedy"), (3, 2, "random"), (4, 3, "greedy"), (2, 4, "random")]
+
+
+@pytest.mark.parametrize(("players", "seed", "policy"), GAMES)
+def test_generate_raw_and_best_move_agree_with_generate(players: int, seed: int, policy: Literal["greedy", "random"]) -> None:
+    for rules in (DEFAULT_RULES, Rules(qwirkle_bonus=0, lone_tile_score=3)):
+        for cells, rack in game_positions(players, seed, policy):
+            first = not cells
+            moves = generate(cells, rack, rules, largest_first=first)
+            raw = generate_raw(cells, rack, rules, largest_first=first)
+            assert raw == [(m.score, m.qwirkles, tuple(p.key for p in m.tiles), tuple(int(p.tile) for p in m.tiles))
+                           for m in moves], "same moves, same order"
+            assert all(type(t) is int for _, _, _, tiles in raw for t in tiles)
+            assert best_move(cells, rack, rules, largest_first=first) == (moves[0] if moves else None)
+
+
+def test_moves_do_not_depend_on_the_boards_seen_before() -> None:
+    # generate keeps what it worked out for the last board and updates it when the next
+    # board adds tiles; in reverse order every board is worked out afresh
+    positions = [p for game in GAMES for p in game_positions(*game)]
+    grown: dict[int, int] = {}  # one dict, grown in place as a game goes on
+    forward = []
+    for cells, rack in positions:
+        if not grown.items() <= cells.items():
+            grown.clear()
+        grown.update(cells)
+        forward.append(generate_raw(grown, rack))
+    backward = [generate_raw(as_board(cells), rack) for cells, rack in reversed(positions)]
+    assert forward == backward[::-1]

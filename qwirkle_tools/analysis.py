@@ -32,7 +32,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .board import STEP_X, STEP_Y, Placement, key_cell
-from .movegen import Move, generate
+from .movegen import Move, RawMove, generate_raw
 from .record import Record
 from .replay import GameState, initial_state, replay
 from .rules import LINE_MAX
@@ -255,9 +255,7 @@ def _analyse(record: Record) -> tuple[tuple[TurnAnalysis, ...], tuple[PlayerSumm
         if rack is None:
             if turn.tiles:
                 tiles = [pl.tile for pl in turn.tiles]
-                moves = generate(cells, tiles, rules)
-                best_q = max((m.qwirkles for m in moves), default=0)
-                missed = _missed(moves, qwirkles) if best_q > qwirkles else None
+                missed = _missed(generate_raw(cells, tiles, rules), qwirkles)
                 turns.append(TurnAnalysis(
                     i + 1, p, turn.action, "placed-tiles", played, qwirkles, missed_qwirkle=missed,
                     note="rack unknown: only the placed tiles were checked for a missed Qwirkle"))
@@ -265,19 +263,16 @@ def _analyse(record: Record) -> tuple[tuple[TurnAnalysis, ...], tuple[PlayerSumm
                 turns.append(TurnAnalysis(i + 1, p, turn.action, "unknown", played, qwirkles,
                                           note="not analysed: the rack is not known"))
             continue
-        first = not cells
-        moves = generate(cells, rack, rules, largest_first=first)
+        raw = generate_raw(cells, rack, rules, largest_first=not cells)
         going_out = state.bag == 0
-        scores = [m.score + (rules.end_bonus if going_out and len(m.tiles) == len(rack) else 0) for m in moves]
+        scores = [s + (rules.end_bonus if going_out and len(tiles) == len(rack) else 0) for s, _, _, tiles in raw]
         best_score = max(scores, default=0)
-        best = moves[scores.index(best_score)] if moves else None
+        best = _move(raw[scores.index(best_score)]) if raw else None
         value = played if played is not None else 0
-        rank = 1 + sum(1 for s in scores if s > value) if turn.action == "place" else len(moves) + 1
-        best_q = max((m.qwirkles for m in moves), default=0)
+        rank = 1 + sum(1 for s in scores if s > value) if turn.action == "place" else len(raw) + 1
         turns.append(TurnAnalysis(
             i + 1, p, turn.action, source, played, qwirkles, best, best_score,
-            max(0, best_score - value), rank, len(moves),
-            _missed(moves, qwirkles) if best_q > qwirkles else None,
+            max(0, best_score - value), rank, len(raw), _missed(raw, qwirkles),
         ))
     summaries = []
     for p, player in enumerate(record.players):
@@ -299,12 +294,18 @@ def _analyse(record: Record) -> tuple[tuple[TurnAnalysis, ...], tuple[PlayerSumm
     return tuple(turns), tuple(summaries), notes
 
 
-def _missed(moves: list[Move], played_qwirkles: int) -> Move | None:
-    """The best-scoring move among those completing the most lines of six."""
-    most = max((m.qwirkles for m in moves), default=0)
+def _move(raw: RawMove) -> Move:
+    score, qwirkles, keys, tiles = raw
+    return Move(tuple(Placement(TILES[t], *key_cell(k)) for k, t in zip(keys, tiles)), score, qwirkles)
+
+
+def _missed(moves: list[RawMove], played_qwirkles: int) -> Move | None:
+    """The best-scoring move among those completing the most lines of six, if
+    that is more than the move played completed."""
+    most = max((m[1] for m in moves), default=0)
     if most <= played_qwirkles:
         return None
-    return max((m for m in moves if m.qwirkles == most), key=lambda m: m.score)
+    return _move(next(m for m in moves if m[1] == most))  # moves come best score first
 
 
 def _with_gift(t: TurnAnalysis, gift: Gift) -> TurnAnalysis:

@@ -18,6 +18,7 @@ shape's mask.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .board import _SHIFT, STEP_X, STEP_Y
@@ -32,6 +33,32 @@ _NOT_COLOUR = [_FULL & ~_COLOUR_MASK[t // 6] for t in range(36)]
 _NOT_SHAPE = [_FULL & ~_SHAPE_MASK[t % 6] for t in range(36)]
 
 
+def _through(get: Callable[[int], int | None], key: int, step: int, t: int, bonus: int) -> int:
+    """The points of the board line along ``step`` through tile ``t`` on empty
+    ``key`` (0 for a lone tile), or -1 if that line is invalid."""
+    mask = 1 << t
+    length = 1
+    k = key - step
+    u = get(k)
+    while u is not None:
+        mask |= 1 << u
+        length += 1
+        k -= step
+        u = get(k)
+    k = key + step
+    u = get(k)
+    while u is not None:
+        mask |= 1 << u
+        length += 1
+        k += step
+        u = get(k)
+    if length == 1:
+        return 0
+    if length > LINE_MAX or mask.bit_count() != length or (mask & _NOT_COLOUR[t] and mask & _NOT_SHAPE[t]):
+        return -1
+    return length + (bonus if length == LINE_MAX else 0)
+
+
 def _score(cells: dict[int, int], keys: list[int], tiles: list[int], step: int, bonus: int, lone: int) -> int:
     """The score of a legal placement along ``step`` (its row or column), or
     -1 if it breaks any rule."""
@@ -44,27 +71,10 @@ def _score(cells: dict[int, int], keys: list[int], tiles: list[int], step: int, 
             return -1
         total = 0
         for step in (STEP_X, STEP_Y):
-            mask = 1 << t
-            length = 1
-            k = key - step
-            u = get(k)
-            while u is not None:
-                mask |= 1 << u
-                length += 1
-                k -= step
-                u = get(k)
-            k = key + step
-            u = get(k)
-            while u is not None:
-                mask |= 1 << u
-                length += 1
-                k += step
-                u = get(k)
-            if length > 1:
-                if length > LINE_MAX or mask.bit_count() != length or (
-                        mask & _NOT_COLOUR[t] and mask & _NOT_SHAPE[t]):
-                    return -1
-                total += length + (bonus if length == LINE_MAX else 0)
+            points = _through(get, key, step, t, bonus)
+            if points < 0:
+                return -1
+            total += points
         if not total:
             return -1 if cells else lone
         return total
@@ -97,27 +107,12 @@ def _score(cells: dict[int, int], keys: list[int], tiles: list[int], step: int, 
     total = length + (bonus if length == LINE_MAX else 0)
     touched = length > n
     for key, t in new.items():
-        mask = 1 << t
-        length = 1
-        k = key - cross
-        u = get(k)
-        while u is not None:
-            mask |= 1 << u
-            length += 1
-            k -= cross
-            u = get(k)
-        k = key + cross
-        u = get(k)
-        while u is not None:
-            mask |= 1 << u
-            length += 1
-            k += cross
-            u = get(k)
-        if length > 1:
-            if length > LINE_MAX or mask.bit_count() != length or (mask & _NOT_COLOUR[t] and mask & _NOT_SHAPE[t]):
-                return -1
+        points = _through(get, key, cross, t, bonus)
+        if points < 0:
+            return -1
+        if points:
             touched = True
-            total += length + (bonus if length == LINE_MAX else 0)
+            total += points
     if cells and not touched:
         return -1
     return total

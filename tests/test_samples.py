@@ -16,6 +16,7 @@ SAMPLES = Path(__file__).parent.parent / "sample_games"
 EXPECTED = {
     "complete-2p.json": [],
     "weak-play.json": [],
+    "296-295.json": [],
     "double-qwirkle.json": [],
     "mistakes.json": [("score-mismatch", 10), ("line-mixed", 66)],
     "score-sheet.json": [],

@@ -23,6 +23,7 @@ from .board import STEP_X, STEP_Y, Board, cell_text
 from .findings import Finding, make
 from .record import Record, Turn
 from .rules import ScoreBreakdown, judge, line_fault, playable_tile, quick_score
+from .rules import _run as line_through
 from .tiles import COPIES, RACK_SIZE, TILE_COUNT, TILES, Tile, largest_group, tile_names
 
 
@@ -139,7 +140,7 @@ class _Replay:
         reported: set[tuple[int, int]] = set()
         for j, pl in enumerate(self.record.setup):
             for step in (STEP_X, STEP_Y):
-                start, tiles = _run(cells, pl.key, step)
+                start, tiles = line_through(cells, {}, pl.key, step)
                 if len(tiles) > 1 and (start, step) not in reported:
                     reported.add((start, step))
                     fault = line_fault(tiles)
@@ -473,18 +474,6 @@ class _Replay:
                            f"{self._name(p)} opened with a group of {largest_group(rack)}, "
                            f"larger than {self._name(first)}'s {mine}")
                 return
-
-
-def _run(cells: dict[int, int], key: int, step: int) -> tuple[int, list[int]]:
-    start = key
-    while start - step in cells:
-        start -= step
-    tiles = []
-    k = start
-    while k in cells:
-        tiles.append(cells[k])
-        k += step
-    return start, tiles
 
 
 def _minus(a: Sequence[int], b: Sequence[int]) -> list[int]:

@@ -261,6 +261,105 @@ def moves(
         _out(f"{m.score:>4}  {' '.join(f'{p.tile.short}@{p.x},{p.y}' for p in m.tiles)}{q}")
 
 
+class TableFormat(str, enum.Enum):
+    csv = "csv"
+    parquet = "parquet"
+
+
+@app.command()
+def stats(
+    paths: Annotated[list[Path], typer.Argument(help="Record files, folders, or .jsonl corpora.", show_default=False)],
+    analyse: Annotated[bool, typer.Option(
+        "--analyse", "-a", help="Analyse every valid game (best moves, missed Qwirkles, points lost).")] = False,
+    jobs: Annotated[int, typer.Option(
+        "--jobs", "-j", min=1, max=256, help="Processes to use; the output is the same for any number.")] = 1,
+    csv: Annotated[Path | None, typer.Option(
+        "--csv", help="Write games.csv, turns.csv and findings.csv into this folder.")] = None,
+    parquet: Annotated[Path | None, typer.Option(
+        "--parquet", help="Write the three tables as .parquet into this folder (needs pyarrow).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite table files that exist.")] = False,
+    format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.text,
+    progress: Annotated[bool | None, typer.Option(
+        "--progress/--no-progress", help="Show a progress bar (default: when stderr is a terminal).",
+        show_default=False)] = None,
+) -> None:
+    """Summarise a corpus: wins by position, scores, Qwirkles, findings, and
+    with --analyse missed Qwirkles and points lost per player.
+
+    Unreadable and invalid records are listed (FILE[:LINE]: CODE: MESSAGE,
+    the first error of each) and counted; the rest are still summarised.
+    Records are streamed, so memory stays flat on any corpus. Exit 0 when
+    every record is valid, 1 when any is invalid or unreadable, 2 when the
+    command could not run.
+
+    Example:
+
+        qwirkle stats corpus.jsonl --analyse --jobs 2 --csv tables/
+    """
+    import json
+
+    from .corpus import Stats, run, total_bytes
+    from .fileio import OutputError
+    from .progress import Progress
+    from .tables import TableWriter
+    from .validate import InputError
+
+    if csv is not None and parquet is not None:
+        _fail("give either --csv or --parquet, not both")
+    try:
+        size = total_bytes(paths)
+        writer = None
+        if csv is not None or parquet is not None:
+            folder = csv if csv is not None else parquet
+            assert folder is not None
+            writer = TableWriter(folder, "csv" if csv is not None else "parquet", force)
+    except (InputError, OutputError) as exc:
+        _fail(str(exc))
+    except ImportError:
+        _fail("--parquet needs pyarrow: pip install pyarrow (or --csv)")
+    except OSError as exc:
+        _fail(f"cannot write the tables: {exc.strerror or exc}")
+    summary = Stats()
+    bar = Progress(size, sys.stderr, sys.stderr.isatty() if progress is None else progress)
+    try:
+        for result in run(paths, analyse, jobs):
+            summary.add(result)
+            if writer is not None:
+                writer.add(result)
+            bar.update(1, result.size)
+            if result.game is None or not result.game["valid"]:
+                if format is Format.text:
+                    bar.close()
+                    _out(f"{result.where}: {result.problem}")
+        bar.close()
+        if writer is not None:
+            writer.close()
+            for path in writer.paths:
+                typer.echo(f"wrote {path}", err=True)
+    except InputError as exc:
+        bar.close()
+        if writer is not None:
+            writer.discard()
+        _fail(str(exc))
+    except OSError as exc:
+        bar.close()
+        if writer is not None:
+            writer.discard()
+        _fail(f"cannot write the tables: {exc.strerror or exc}")
+    except BaseException:
+        bar.close()
+        if writer is not None:
+            writer.discard()
+        raise
+    if format is Format.json:
+        _out(json.dumps(summary.to_data(), ensure_ascii=False, indent=2))
+    else:
+        if summary.records - summary.unreadable - summary.invalid < summary.records:
+            _out("")
+        _out(summary.text())
+    raise typer.Exit(EXIT_FINDINGS if summary.unreadable or summary.invalid else EXIT_OK)
+
+
 @app.command()
 def simulate(
     output: Annotated[Path, typer.Option("--output", "-o", help="The corpus to write (.jsonl).", show_default=False)],
@@ -268,28 +367,45 @@ def simulate(
     players: Annotated[int, typer.Option("--players", "-p", min=2, max=6, help="Players per game.")] = 2,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed: the same seed gives the same games.")] = 0,
     policy: Annotated[Policy, typer.Option("--policy", help="greedy: the best score; random: any legal move.")] = Policy.greedy,
+    jobs: Annotated[int, typer.Option(
+        "--jobs", "-j", min=1, max=256, help="Processes to use; the games are the same for any number.")] = 1,
     force: Annotated[bool, typer.Option("--force", help="Overwrite OUTPUT if it exists.")] = False,
+    progress: Annotated[bool | None, typer.Option(
+        "--progress/--no-progress", help="Show a progress bar (default: when stderr is a terminal).",
+        show_default=False)] = None,
 ) -> None:
     """Play complete legal games by self-play and write them as a .jsonl corpus.
 
     Every rack, draw and exchange is recorded; every game validates with no
-    findings. Game i of seed S is the same whatever --games says.
+    findings. Game i of seed S is the same whatever --games and --jobs say.
+    The corpus is written as it is played (under a temporary name, renamed
+    at the end), so memory stays flat for any number of games.
 
     Example:
 
         qwirkle simulate --games 100 --players 2 --seed 7 --policy greedy -o corpus.jsonl
     """
-    import json
+    from functools import partial
 
-    from .simulate import game_seed
-    from .simulate import simulate as play
+    from .corpus import ordered_map
+    from .fileio import AtomicFile
+    from .progress import Progress
+    from .simulate import simulate_line
 
     target = _target(output, None, False, force)
     assert target is not None
-    lines = [json.dumps(play(players, game_seed(seed, i), "greedy" if policy is Policy.greedy else "random"),
-                        separators=(",", ":"))
-             for i in range(games)]
-    _write(target, "\n".join(lines) + "\n")
+    bar = Progress(games, sys.stderr, sys.stderr.isatty() if progress is None else progress)
+    play = partial(simulate_line, players=players, seed=seed, policy="greedy" if policy is Policy.greedy else "random")
+    try:
+        with AtomicFile(target) as out, out.open() as handle:
+            for line in ordered_map(play, range(games), jobs):
+                handle.write(line)
+                bar.update(1, 1)
+    except OSError as exc:
+        bar.close()
+        _fail(f"{target}: cannot write: {exc.strerror or exc}")
+    bar.close()
+    typer.echo(f"wrote {target}", err=True)
 
 
 @app.command()

@@ -6,6 +6,7 @@ import os
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import BinaryIO
 
 
 class OutputError(Exception):
@@ -33,34 +34,59 @@ def check_output(out: str | os.PathLike[str], inputs: Sequence[str | os.PathLike
     return path.resolve() if path.is_symlink() else path  # write through a link, not over it
 
 
-def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file and a rename.
+class AtomicFile:
+    """A file written under a temporary name beside ``path`` and renamed over
+    it by :meth:`commit`, so ``path`` never holds half a file.
 
-    Either the whole new content is there afterwards or the old file is
-    untouched; a failure leaves no half-written file behind. A symbolic link
+    Write to :attr:`temp` (by name, or through :meth:`open`); :meth:`discard`
+    (or leaving a ``with`` block by an exception) removes it. A symbolic link
     is written through (the file it names is replaced) and an existing
     file's permissions are kept; a hard link to the old file keeps the old
     content, as with any atomic replace.
     """
-    target = Path(path).resolve()
-    raw = data.encode("utf-8") if isinstance(data, str) else data
-    try:
-        mode = target.stat().st_mode & 0o7777  # keep an existing file's permissions
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(raw)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except BaseException:
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.target = Path(path).resolve()
         try:
-            os.unlink(tmp)
+            self.mode = self.target.stat().st_mode & 0o7777  # keep an existing file's permissions
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            self.mode = 0o666 & ~umask
+        fd, name = tempfile.mkstemp(dir=self.target.parent, prefix=f".{self.target.name}.", suffix=".tmp")
+        os.close(fd)
+        self.temp = Path(name)
+
+    def open(self) -> BinaryIO:
+        return self.temp.open("wb")
+
+    def commit(self) -> None:
+        """Flush the temporary file to disk and rename it over the target."""
+        with self.temp.open("rb+") as handle:
+            os.fsync(handle.fileno())
+        os.chmod(self.temp, self.mode)
+        os.replace(self.temp, self.target)
+
+    def discard(self) -> None:
+        try:
+            os.unlink(self.temp)
         except FileNotFoundError:
             pass
-        raise
+
+    def __enter__(self) -> AtomicFile:
+        return self
+
+    def __exit__(self, kind: object, *_: object) -> None:
+        if kind is None:
+            self.commit()
+        else:
+            self.discard()
+
+
+def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file and a rename (see
+    :class:`AtomicFile`): either the whole new content is there afterwards or
+    the old file is untouched."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    with AtomicFile(path) as out, out.open() as handle:
+        handle.write(raw)

@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from .board import STEP_X, STEP_Y, Board, cell_text
+from .board import STEP_X, STEP_Y, Board, Placement, cell_text
 from .findings import Finding, make
 from .record import Record, Turn
-from .rules import ScoreBreakdown, judge, line_fault, playable_tile, quick_score
+from .rules import LINE_MAX, ScoreBreakdown, judge, line_fault, playable_tile, quick_score
 from .rules import _run as line_through
 from .tiles import COPIES, RACK_SIZE, TILE_COUNT, TILES, Tile, largest_group, tile_names
 
@@ -502,6 +502,52 @@ def replay(record: Record) -> Iterator[TurnResult]:
                          engine.snapshot(i + 1))
 
 
+def turn_points(record: Record, clean: bool = False) -> Iterator[tuple[int, int | None]]:
+    """Each turn's points (as :attr:`TurnResult.points`) and the Qwirkles it
+    made (``None`` where its tiles or the board are unknown): :func:`replay`
+    without states or breakdowns, for tables over many games.
+
+    ``clean``: the record is known to have no finding (so each claimed score
+    is the computed one) and claims every score: the claims are taken and
+    only the lines of six are counted.
+    """
+    if clean:
+        cells = {pl.key: int(pl.tile) for pl in record.setup}
+        for turn in record.turns:
+            placed = turn.tiles if turn.action == "place" else None
+            if placed:
+                for pl in placed:
+                    cells[pl.key] = pl.tile
+            yield turn.score or 0, _lines_of_six(cells, placed) if placed else 0
+        return
+    engine = _Replay(record, detailed=False)
+    cells = engine.cells
+    for i, turn in enumerate(record.turns):
+        known = engine.board_known
+        breakdown, points = engine.step(i, turn)
+        if breakdown is not None:
+            yield points, breakdown.qwirkles
+        elif turn is None or turn.action != "place":
+            yield points, 0 if turn is not None and known else None
+        elif turn.tiles is None or not known:
+            yield points, None
+        elif any(pl.key not in cells for pl in turn.tiles):
+            yield points, None  # not placed: a turn after the end, or by a seat that does not exist
+        else:  # a legal move scored on the fast path
+            yield points, _lines_of_six(cells, turn.tiles)
+
+
+def _lines_of_six(cells: dict[int, int], placed: Sequence[Placement]) -> int:
+    """How many lines of six run through the ``placed`` tiles, now on the board."""
+    lines = set()
+    for pl in placed:
+        for step in (STEP_X, STEP_Y):
+            start, tiles = line_through(cells, {}, pl.key, step)
+            if len(tiles) == LINE_MAX:
+                lines.add((start, step))
+    return len(lines)
+
+
 def initial_state(record: Record) -> GameState:
     """The state before the first turn."""
     return _Replay(record).snapshot(0)
@@ -529,4 +575,4 @@ def final_scores(record: Record) -> tuple[int, ...]:
     return tuple(engine.totals)
 
 
-__all__ = ["GameState", "TurnResult", "check", "final_scores", "initial_state", "replay"]
+__all__ = ["GameState", "TurnResult", "check", "final_scores", "initial_state", "replay", "turn_points"]

@@ -89,6 +89,14 @@ def simulate(
     return record
 
 
+def simulate_line(index: int, players: int = 2, seed: int = 0, policy: Policy = "greedy") -> bytes:
+    """Game ``index`` of a corpus made with ``seed``, as one compact JSON line."""
+    import json
+
+    data = simulate(players, game_seed(seed, index), policy)
+    return (json.dumps(data, separators=(",", ":")) + "\n").encode("utf-8")
+
+
 def game_seed(seed: int, index: int) -> int:
     """The seed of game ``index`` in a corpus made with ``seed``: distinct
     corpora do not share games, and game i is the same however many are made."""

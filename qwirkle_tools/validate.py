@@ -124,7 +124,8 @@ def check_source(source: Source, keep_record: bool = True, exact: bool = False) 
     return Report(source.path, source.index, tuple(findings), record)
 
 
-def _files(path: Path) -> list[Path]:
+def record_files(path: Path) -> list[Path]:
+    """The record files a path names: itself, or the ``.json``/``.jsonl`` files in a folder."""
     if path.is_dir():
         found = sorted(
             p for p in path.rglob("*")
@@ -148,7 +149,7 @@ def sources(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Source]:
     Raises:
         InputError: a path is missing, unreadable, or a folder with no records.
     """
-    files = [f for p in paths for f in _files(Path(p))]
+    files = [f for p in paths for f in record_files(Path(p))]
     for f in files:
         name = str(f)
         try:

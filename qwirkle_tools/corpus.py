@@ -1,0 +1,443 @@
+"""Corpus work: rows per game, turn and finding, and statistics over many games.
+
+:func:`game_rows` turns one record's text into plain rows (dictionaries of
+numbers and strings, cheap to send between processes); :func:`run` does that
+for every record under some paths, over several processes if asked, and
+always yields the results in corpus order, so that everything built from
+them is the same whatever the number of processes. :class:`Stats` folds the
+rows into a summary in constant memory. :mod:`qwirkle_tools.tables` makes
+pandas tables of the same rows; the columns are listed here, in
+:data:`GAME_COLUMNS`, :data:`TURN_COLUMNS` and :data:`FINDING_COLUMNS`.
+
+Terms used in the columns:
+
+* ``seat``: the player's index in the record's ``players`` (0-based, as in
+  the record and the validator's messages);
+* ``position``: the place in the turn order, 1 for the player who moved
+  first (the starter);
+* ``score``: the points a turn counts for on replay (the computed score,
+  or the claimed one where the tiles are not recorded), so totals are the
+  replayed totals, not the claimed ones;
+* a lead change: the sole leader after a turn differs from the last sole
+  leader (a tie keeps the last one; the first leader is not a change).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from functools import partial
+from itertools import islice
+from pathlib import Path
+from typing import TypeVar
+
+from .findings import Finding
+from .validate import Report, Source, check_source, record_files, sources
+
+Row = dict[str, object]
+MAX_PLAYERS = 6
+
+Column = tuple[str, str, str]  # name, pandas dtype, description
+
+GAME_COLUMNS: tuple[Column, ...] = (
+    ("game", "string", "The record's place: FILE, or FILE:LINE in a .jsonl corpus."),
+    ("source", "string", "The file."),
+    ("line", "Int64", "The line in a .jsonl corpus; missing for a .json file."),
+    ("players", "Int64", "The number of players."),
+    *((f"player_{s}", "string", f"Seat {s}'s name (missing if the game has fewer seats).") for s in range(MAX_PLAYERS)),
+    *((f"score_{s}", "Int64", f"Seat {s}'s replayed final score.") for s in range(MAX_PLAYERS)),
+    ("first_seat", "Int64", "The seat that moved first."),
+    ("winner", "string", "The winner's name; missing on a tie for first or a game without turns."),
+    ("winner_seat", "Int64", "The winner's seat."),
+    ("winner_position", "Int64", "The winner's place in the turn order (1: moved first)."),
+    ("tie", "boolean", "Two or more players share the top score."),
+    ("margin", "Int64", "The top score less the next one (0 on a tie)."),
+    ("turns", "Int64", "Turns recorded."),
+    ("placements", "Int64", "Turns that place tiles."),
+    ("exchanges", "Int64", "Turns that exchange tiles."),
+    ("passes", "Int64", "Turns that pass."),
+    ("qwirkles", "Int64", "Lines of six completed, all players."),
+    ("lead_changes", "Int64", "Times the sole leader changed (see the module's notes)."),
+    ("end", "string", "The result's end: out, blocked or unfinished (missing if not recorded)."),
+    ("valid", "boolean", "The record has no error finding."),
+    ("errors", "Int64", "Findings of severity error."),
+    ("warnings", "Int64", "Findings of severity warning."),
+    ("missed_qwirkles", "Int64", "Analysed: turns that missed a Qwirkle."),
+    ("points_lost", "Int64", "Analysed: points lost on the turns whose rack was known."),
+    ("qwirkle_gifts", "Int64", "Analysed: lines of five left for the next player to complete."),
+)
+TURN_COLUMNS: tuple[Column, ...] = (
+    ("game", "string", "As in the games table."),
+    ("turn", "Int64", "The turn (1-based)."),
+    ("seat", "Int64", "The player's seat."),
+    ("position", "Int64", "The player's place in the turn order (1: moved first)."),
+    ("player", "string", "The player's name."),
+    ("action", "string", "place, exchange or pass."),
+    ("tiles", "Int64", "Tiles placed or exchanged (missing if not recorded)."),
+    ("score", "Int64", "The points the turn counts for on replay."),
+    ("claimed", "Int64", "The score the record claims (missing if none)."),
+    ("cumulative", "Int64", "The player's replayed total after the turn."),
+    ("qwirkles", "Int64", "Lines of six the turn completed (missing if its tiles are not recorded)."),
+    ("rack", "string", "Analysed: what was known of the rack (recorded, deduced, placed-tiles, unknown)."),
+    ("best_score", "Int64", "Analysed: the best score a legal move had (rack known)."),
+    ("points_lost", "Int64", "Analysed: best_score less the score (rack known)."),
+    ("missed_qwirkle", "boolean", "Analysed: a legal move made more Qwirkles than the move played."),
+    ("qwirkle_gift", "boolean", "Analysed: the turn left a line of five that the next player completed."),
+)
+FINDING_COLUMNS: tuple[Column, ...] = (
+    ("game", "string", "As in the games table."),
+    ("turn", "Int64", "The turn the finding is about (missing for the whole record)."),
+    ("severity", "string", "error or warning."),
+    ("code", "string", "The finding's code (see the README)."),
+    ("pointer", "string", "The JSON pointer of the value at fault."),
+    ("message", "string", "What is wrong."),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class GameRows:
+    """What one record gives the tables; ``game`` is ``None`` if unreadable."""
+
+    where: str
+    size: int
+    game: Row | None
+    turns: tuple[Row, ...]
+    findings: tuple[Finding, ...]
+
+    @property
+    def problem(self) -> str:
+        """The first error, as ``code: message`` (empty if none)."""
+        for f in self.findings:
+            if f.severity == "error":
+                turn = f"turn {f.turn}: " if f.turn is not None else ""
+                return f"{turn}{f.code}: {f.message}"
+        return ""
+
+    def finding_rows(self) -> list[Row]:
+        return [{"game": self.where, "turn": f.turn, "severity": f.severity, "code": f.code,
+                 "pointer": f.pointer, "message": f.message} for f in self.findings]
+
+
+def game_rows(source: Source, analyse: bool = False) -> GameRows:
+    """The rows of one record; with ``analyse``, a valid record's analysis too."""
+    report = check_source(source, keep_record=True)
+    size = len(source.text) if source.text is not None else source.size
+    return _rows(report, size, analyse)
+
+
+def _rows(report: Report, size: int, analyse: bool) -> GameRows:
+    from .replay import turn_points
+
+    record, where = report.record, report.where
+    if record is None:
+        return GameRows(where, size, None, (), report.findings)
+    names = [p.name for p in record.players]
+    n = len(names)
+    errors = sum(1 for f in report.findings if f.severity == "error")
+    study = None
+    if analyse and not errors:
+        from .analysis import analyse as run_analysis
+
+        study = run_analysis(record).turns
+    clean = not report.findings and all(t.score is not None for t in record.turns if t.action == "place")
+    first = record.turns[0].player if record.turns and 0 <= record.turns[0].player < n else None
+    totals = [0] * n
+    leader: int | None = None
+    changes = 0
+    counts = Counter(t.action for t in record.turns)
+    qwirkles = 0
+    turns: list[Row] = []
+    for i, (turn, (points, made)) in enumerate(zip(record.turns, turn_points(record, clean))):
+        p = turn.player
+        seated = 0 <= p < n
+        if seated:
+            totals[p] += points
+            top = max(totals)
+            if totals.count(top) == 1:
+                now = totals.index(top)
+                changes += leader is not None and now != leader
+                leader = now
+        qwirkles += made or 0
+        placed = turn.tiles if turn.action == "place" else None
+        row: Row = {
+            "game": where, "turn": i + 1, "seat": p,
+            "position": (p - first) % n + 1 if seated and first is not None else None,
+            "player": names[p] if seated else None, "action": turn.action,
+            "tiles": len(placed) if placed is not None else turn.exchange_size if turn.action == "exchange" else
+            0 if turn.action == "pass" else None,
+            "score": points, "claimed": turn.score, "cumulative": totals[p] if seated else None,
+            "qwirkles": made,
+        }
+        if study is not None:
+            a = study[i]
+            row.update(rack=a.rack, best_score=a.best_score, points_lost=a.points_lost,
+                       missed_qwirkle=a.missed_qwirkle is not None, qwirkle_gift=a.gift is not None)
+        turns.append(row)
+    game: Row = {"game": where, "source": report.path, "line": report.index or None, "players": n}
+    for s in range(MAX_PLAYERS):
+        game[f"player_{s}"] = names[s] if s < n else None
+        game[f"score_{s}"] = totals[s] if s < n else None
+    ranked = sorted(totals, reverse=True)
+    tie = n > 1 and ranked[0] == ranked[1]
+    winner = totals.index(ranked[0]) if record.turns and not tie else None
+    game.update(
+        first_seat=first,
+        winner=names[winner] if winner is not None else None, winner_seat=winner,
+        winner_position=(winner - first) % n + 1 if winner is not None and first is not None else None,
+        tie=tie, margin=ranked[0] - ranked[1] if n > 1 else None, turns=len(record.turns),
+        placements=counts["place"], exchanges=counts["exchange"], passes=counts["pass"],
+        qwirkles=qwirkles, lead_changes=changes,
+        end=record.result.end if record.result is not None else None,
+        valid=not errors, errors=errors, warnings=len(report.findings) - errors,
+        missed_qwirkles=sum(1 for a in study if a.missed_qwirkle is not None) if study is not None else None,
+        points_lost=sum(a.points_lost or 0 for a in study) if study is not None else None,
+        qwirkle_gifts=sum(1 for a in study if a.gift is not None) if study is not None else None,
+    )
+    return GameRows(where, size, game, tuple(turns), report.findings)
+
+
+# -- running over a corpus ----------------------------------------------------
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def _each(fn: Callable[[T], R], batch: list[T]) -> list[R]:
+    return [fn(x) for x in batch]
+
+
+def ordered_map(fn: Callable[[T], R], items: Iterable[T], jobs: int = 1, batch: int = 16) -> Iterator[R]:
+    """``map(fn, items)`` over ``jobs`` processes, in order, with bounded memory.
+
+    At most a few batches per process are in flight, so a corpus of any size
+    is streamed; ``fn`` must be picklable (a module-level function, or a
+    :func:`functools.partial` of one).
+    """
+    if jobs <= 1:
+        yield from map(fn, items)
+        return
+    it = iter(items)
+    pending: deque[Future[list[R]]] = deque()
+    with ProcessPoolExecutor(jobs) as pool:
+        try:
+            while chunk := list(islice(it, batch)):
+                pending.append(pool.submit(_each, fn, chunk))
+                if len(pending) >= 3 * jobs:
+                    yield from pending.popleft().result()
+            while pending:
+                yield from pending.popleft().result()
+        finally:
+            for f in pending:
+                f.cancel()
+
+
+def run(paths: Iterable[str | os.PathLike[str]], analyse: bool = False, jobs: int = 1) -> Iterator[GameRows]:
+    """The rows of every record under ``paths``, in order (see :func:`ordered_map`).
+
+    Raises:
+        qwirkle_tools.validate.InputError: a path cannot be read.
+    """
+    return ordered_map(partial(game_rows, analyse=analyse), sources(paths), jobs)
+
+
+def total_bytes(paths: Iterable[str | os.PathLike[str]]) -> int:
+    """The size of every record file under ``paths`` (for a progress bar)."""
+    return sum(f.stat().st_size for p in paths for f in record_files(Path(p)))
+
+
+# -- statistics -----------------------------------------------------------------
+
+@dataclass
+class _Spread:
+    """Count, mean, spread and quantiles of integers, exactly, in memory that
+    grows with the number of distinct values only."""
+
+    counts: Counter[int] = field(default_factory=Counter)
+
+    def add(self, value: int) -> None:
+        self.counts[value] += 1
+
+    @property
+    def n(self) -> int:
+        return sum(self.counts.values())
+
+    def summary(self) -> dict[str, float | int] | None:
+        n = self.n
+        if not n:
+            return None
+        mean = sum(v * c for v, c in self.counts.items()) / n
+        var = sum(c * (v - mean) ** 2 for v, c in self.counts.items()) / (n - 1) if n > 1 else 0.0
+        ordered = sorted(self.counts.items())
+
+        def quantile(q: float) -> int:
+            rank, seen = math.ceil(q * n), 0
+            for v, c in ordered:
+                seen += c
+                if seen >= max(rank, 1):
+                    return v
+            return ordered[-1][0]
+
+        return {"n": n, "mean": round(mean, 2), "sd": round(math.sqrt(var), 2), "min": ordered[0][0],
+                "q1": quantile(0.25), "median": quantile(0.5), "q3": quantile(0.75), "max": ordered[-1][0]}
+
+
+@dataclass
+class _PlayerTotals:
+    games: int = 0
+    turns: int = 0
+    analysed: int = 0
+    missed: int = 0
+    lost: int = 0
+
+
+@dataclass
+class Stats:
+    """A corpus summary, built one game at a time (:meth:`add`) in constant
+    memory: counts and histograms, never the rows themselves."""
+
+    records: int = 0
+    unreadable: int = 0
+    invalid: int = 0
+    analysed: bool = False
+    wins: dict[int, Counter[int]] = field(default_factory=dict)  # players -> winner position -> games
+    ties: Counter[int] = field(default_factory=Counter)
+    games_by_size: Counter[int] = field(default_factory=Counter)
+    scores: _Spread = field(default_factory=_Spread)
+    margins: _Spread = field(default_factory=_Spread)
+    qwirkles: _Spread = field(default_factory=_Spread)
+    turns: _Spread = field(default_factory=_Spread)
+    codes: Counter[str] = field(default_factory=Counter)
+    code_games: Counter[str] = field(default_factory=Counter)
+    players: dict[str, _PlayerTotals] = field(default_factory=dict)
+    missed_values: Counter[int] = field(default_factory=Counter)  # points a missed-Qwirkle turn lost
+
+    def add(self, rows: GameRows) -> None:
+        self.records += 1
+        for code in {f.code for f in rows.findings}:
+            self.code_games[code] += 1
+        self.codes.update(f.code for f in rows.findings)
+        game = rows.game
+        if game is None:
+            self.unreadable += 1
+            return
+        self.invalid += not game["valid"]
+        n = _int(game["players"])
+        self.games_by_size[n] += 1
+        for s in range(n):
+            self.scores.add(_int(game[f"score_{s}"]))
+        if game["turns"]:
+            if game["tie"]:
+                self.ties[n] += 1
+            elif game["winner_position"] is not None:
+                self.wins.setdefault(n, Counter())[_int(game["winner_position"])] += 1
+            if game["margin"] is not None:
+                self.margins.add(_int(game["margin"]))
+        self.qwirkles.add(_int(game["qwirkles"]))
+        self.turns.add(_int(game["turns"]))
+        for s in range(n):
+            self.players.setdefault(str(game[f"player_{s}"]), _PlayerTotals()).games += 1
+        for t in rows.turns:
+            if t["player"] is None:
+                continue
+            totals = self.players[str(t["player"])]
+            totals.turns += 1
+            if "best_score" in t and t["best_score"] is not None:
+                totals.analysed += 1
+                totals.lost += _int(t["points_lost"])
+            if t.get("missed_qwirkle"):
+                totals.missed += 1
+                if t["best_score"] is not None:
+                    self.missed_values[_int(t["points_lost"])] += 1
+        self.analysed = self.analysed or any("best_score" in t for t in rows.turns)
+
+    def to_data(self) -> dict[str, object]:
+        """The summary as JSON data."""
+        games = self.records - self.unreadable
+        seats = {}
+        for n in sorted(self.games_by_size):
+            decided = self.wins.get(n, Counter())
+            total = self.games_by_size[n]
+            seats[str(n)] = {"games": total, "ties": self.ties[n],
+                             "win_rate": [round(decided[pos] / total, 4) for pos in range(1, n + 1)]}
+        data: dict[str, object] = {
+            "records": self.records, "games": games, "valid": games - self.invalid,
+            "invalid": self.invalid, "unreadable": self.unreadable,
+            "win_rate_by_position": seats,
+            "final_scores": self.scores.summary(), "margins": self.margins.summary(),
+            "qwirkles_per_game": self.qwirkles.summary(), "turns_per_game": self.turns.summary(),
+            "finding_codes": [{"code": c, "findings": k, "records": self.code_games[c]}
+                              for c, k in sorted(self.codes.items(), key=lambda kv: (-kv[1], kv[0]))],
+        }
+        if self.analysed:
+            missed = _Spread(self.missed_values).summary()
+            data["missed_qwirkle_cost"] = missed
+            data["players"] = [
+                {"player": name, "games": p.games, "turns": p.turns, "analysed_turns": p.analysed,
+                 "missed_qwirkles": p.missed, "points_lost": p.lost,
+                 "points_lost_per_turn": round(p.lost / p.analysed, 2) if p.analysed else None}
+                for name, p in sorted(self.players.items())]
+        return data
+
+    def text(self, top: int = 10, max_players: int = 20) -> str:
+        """The summary for people."""
+        d = self.to_data()
+        games = _int(d["games"])
+        out = [f"{self.records:,} records: {games:,} games read ({_int(d['valid']):,} valid, "
+               f"{self.invalid:,} with errors), {self.unreadable:,} unreadable"]
+        seats = d["win_rate_by_position"]
+        assert isinstance(seats, dict)
+        if seats:
+            out.append("")
+            out.append("Wins by position in the turn order (1 = moved first):")
+            for n, s in seats.items():
+                rates = "  ".join(f"{pos}: {rate:6.1%}" for pos, rate in enumerate(s["win_rate"], 1))
+                out.append(f"  {n} players, {s['games']:,} games: {rates}  (ties {s['ties']:,})")
+        rows = [("Final score", d["final_scores"]), ("Winning margin", d["margins"]),
+                ("Qwirkles per game", d["qwirkles_per_game"]), ("Turns per game", d["turns_per_game"])]
+        if self.analysed:
+            rows.append(("Cost of a missed Qwirkle", d["missed_qwirkle_cost"]))
+        if any(v for _, v in rows):
+            out.append("")
+            out.append(f"{'':26}{'n':>8}{'mean':>9}{'sd':>8}{'min':>6}{'q1':>6}{'median':>8}{'q3':>6}{'max':>6}")
+            for label, v in rows:
+                if isinstance(v, dict):
+                    out.append(f"  {label:24}{v['n']:>8,}{v['mean']:>9.1f}{v['sd']:>8.1f}{v['min']:>6}"
+                               f"{v['q1']:>6}{v['median']:>8}{v['q3']:>6}{v['max']:>6}")
+        codes = d["finding_codes"]
+        assert isinstance(codes, list)
+        out.append("")
+        if codes:
+            out.append("Most common findings (code: findings in records):")
+            for c in codes[:top]:
+                out.append(f"  {c['code']:24}{c['findings']:>8,} in {c['records']:,}")
+            if len(codes) > top:
+                out.append(f"  ... and {len(codes) - top} more codes")
+        else:
+            out.append("No findings.")
+        if self.analysed:
+            players = d["players"]
+            assert isinstance(players, list)
+            out.append("")
+            out.append(f"  {'Player':24}{'games':>7}{'analysed turns':>16}{'missed Qwirkles':>17}"
+                       f"{'points lost':>13}{'per turn':>10}")
+            for p in sorted(players, key=lambda p: (-p["games"], p["player"]))[:max_players]:
+                per = "-" if p["points_lost_per_turn"] is None else f"{p['points_lost_per_turn']:.2f}"
+                name = p["player"] if len(p["player"]) <= 24 else p["player"][:21] + "..."
+                out.append(f"  {name:24}{p['games']:>7,}{p['analysed_turns']:>16,}{p['missed_qwirkles']:>17,}"
+                           f"{p['points_lost']:>13,}{per:>10}")
+            if len(players) > max_players:
+                out.append(f"  ... and {len(players) - max_players} more players")
+        return "\n".join(out)
+
+
+def _int(value: object) -> int:
+    assert isinstance(value, int)
+    return value
+
+
+__all__ = ["FINDING_COLUMNS", "GAME_COLUMNS", "TURN_COLUMNS", "GameRows", "Stats", "game_rows",
+           "ordered_map", "run", "total_bytes"]

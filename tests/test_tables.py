@@ -110,3 +110,9 @@ def test_writer_refuses_existing_files_and_discard_leaves_nothing(tmp_path: Path
 def test_describe_lists_every_column() -> None:
     text = describe(GAME_COLUMNS)
     assert text.count("\n") == len(GAME_COLUMNS) + 1 and "| `winner_position` | Int64 |" in text
+
+
+def test_readme_lists_the_columns() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for columns in (GAME_COLUMNS, TURN_COLUMNS, FINDING_COLUMNS):
+        assert describe(columns) in readme

@@ -584,13 +584,14 @@ def report(
     if output.exists() and not output.is_dir():
         _fail(f"{output}: not a folder")
     try:
-        output.mkdir(parents=True, exist_ok=True)
         targets = {n: check_output(output / n, [file], force=force) for n in names}
     except OutputError as exc:
         _fail(str(exc))
+    record, report_ = _read_one(file)  # before making the folder: a bad input leaves nothing behind
+    try:
+        output.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         _fail(f"{output}: cannot create: {exc.strerror or exc}")
-    record, report_ = _read_one(file)
     analysis = analyse(record)
     data = annotated(record, analysis)
     state, result = _state_at(record, None)

@@ -267,3 +267,11 @@ def test_report_writes_every_part_and_prints_the_summary(tmp_path: Path) -> None
     assert rows[0].startswith("turn,player,name,action,tiles,claimed,computed") and len(rows) == 51
     assert run("report", str(SAMPLES / "wrong-scores.json"), "-o", str(folder))[0] == 2  # exists
     assert run("report", str(SAMPLES / "complete-2p.json"), "-o", str(folder), "--force")[0] == 0
+
+
+def test_report_on_a_bad_input_leaves_no_folder(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "qwirkle-record", "version": 1, "players": [')
+    code, _, err = run("report", str(bad), "-o", str(tmp_path / "report"))
+    assert code == 2 and "bad.json" in err
+    assert not (tmp_path / "report").exists()

@@ -36,6 +36,7 @@ from .movegen import Move, RawMove, generate_raw
 from .record import Record
 from .replay import GameState, initial_state, replay
 from .rules import LINE_MAX
+from .rules import _run as line_through
 from .tiles import COPIES, TILES, Tile
 
 RackSource = str  # "recorded", "deduced", "placed-tiles", "unknown"
@@ -175,16 +176,9 @@ def _lines_of(cells: dict[int, int], keys: Sequence[int], length: int) -> list[t
     found: set[tuple[int, ...]] = set()
     for key in keys:
         for step in (STEP_X, STEP_Y):
-            start = key
-            while start - step in cells:
-                start -= step
-            run = []
-            k = start
-            while k in cells:
-                run.append(k)
-                k += step
-            if len(run) == length:
-                found.add(tuple(run))
+            start, tiles = line_through(cells, {}, key, step)
+            if len(tiles) == length:
+                found.add(tuple(range(start, start + length * step, step)))
     return sorted(found)
 
 

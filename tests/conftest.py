@@ -42,6 +42,35 @@ def findings(data: Any) -> list[tuple[str, int | None]]:
     return [(f.code, f.turn) for f in check_data(data)[1]]
 
 
+def play(seed: int, turns: int) -> tuple[dict[int, int], list[int]]:
+    """The cells after ``turns`` random legal turns from a shuffled bag, and the bag left.
+
+    Half the time the best move is played, so lines grow long and Qwirkles occur.
+    """
+    import random
+
+    from qwirkle_tools.movegen import generate
+
+    rng = random.Random(seed)
+    bag = [t for t in range(36) for _ in range(3)]
+    rng.shuffle(bag)
+    rack = [bag.pop() for _ in range(6)]
+    cells: dict[int, int] = {}
+    for _ in range(turns):
+        moves = generate(cells, rack)
+        if not moves:  # exchange the rack
+            bag.extend(rack)
+            rng.shuffle(bag)
+            rack = [bag.pop() for _ in range(6)]
+            continue
+        move = moves[0] if rng.random() < 0.5 else rng.choice(moves)
+        for p in move.tiles:
+            cells[p.key] = p.tile
+            rack.remove(p.tile)
+        rack += [bag.pop() for _ in range(min(6 - len(rack), len(bag)))]
+    return cells, bag
+
+
 @cache
 def _simulated(players: int, seed: int, policy: str) -> dict[str, Any]:
     return simulate(players, seed, policy)  # type: ignore[arg-type]

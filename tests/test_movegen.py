@@ -7,13 +7,13 @@ sub-rack on every set of cells in one row or column near the board, kept when
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from itertools import combinations, permutations
 from typing import Literal
 
 import pytest
+from conftest import play
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -234,28 +234,6 @@ def test_opening_qwirkle_counts_one() -> None:
 
 
 # -- property tests on random positions ---------------------------------------------------------
-
-def play(seed: int, turns: int) -> tuple[dict[int, int], list[int]]:
-    """The cells after ``turns`` random legal turns from a shuffled bag, and the bag left."""
-    rng = random.Random(seed)
-    bag = [t for t in range(36) for _ in range(3)]
-    rng.shuffle(bag)
-    rack = [bag.pop() for _ in range(6)]
-    cells: dict[int, int] = {}
-    for _ in range(turns):
-        moves = generate(cells, rack)
-        if not moves:  # exchange the rack
-            bag.extend(rack)
-            rng.shuffle(bag)
-            rack = [bag.pop() for _ in range(6)]
-            continue
-        move = moves[0] if rng.random() < 0.5 else rng.choice(moves)
-        for p in move.tiles:
-            cells[p.key] = p.tile
-            rack.remove(p.tile)
-        rack += [bag.pop() for _ in range(min(6 - len(rack), len(bag)))]
-    return cells, bag
-
 
 @st.composite
 def position_and_rack(draw: st.DrawFn, max_turns: int, max_rack: int) -> tuple[dict[int, int], list[int]]:

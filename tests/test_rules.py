@@ -7,13 +7,13 @@ placements, and the score and finding codes worked out by hand from RULES.md.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 import pytest
+from conftest import play
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -399,31 +399,6 @@ def test_playable_tile_finds_a_legal_placement(board: str, rack: str, tile: str)
 
 
 # -- property tests: random positions -------------------------------------------------------
-
-def play(seed: int, turns: int) -> tuple[dict[int, int], list[int]]:
-    """The cells after ``turns`` random legal turns from a shuffled bag, and the bag left.
-
-    Half the time the best move is played, so lines grow long and Qwirkles occur.
-    """
-    rng = random.Random(seed)
-    bag = [t for t in range(36) for _ in range(3)]
-    rng.shuffle(bag)
-    rack = [bag.pop() for _ in range(6)]
-    cells: dict[int, int] = {}
-    for _ in range(turns):
-        moves = generate(cells, rack)
-        if not moves:  # exchange the rack
-            bag.extend(rack)
-            rng.shuffle(bag)
-            rack = [bag.pop() for _ in range(6)]
-            continue
-        move = moves[0] if rng.random() < 0.5 else rng.choice(moves)
-        for p in move.tiles:
-            cells[p.key] = p.tile
-            rack.remove(p.tile)
-        rack += [bag.pop() for _ in range(min(6 - len(rack), len(bag)))]
-    return cells, bag
-
 
 positions = st.builds(play, st.integers(0, 2**32), st.integers(0, 14))
 rules_variants = st.sampled_from([

@@ -6,12 +6,14 @@ library errors to a message and an exit code:
 * 0: done, and every record checked is valid;
 * 1: a record has an error (a finding of severity ``error``);
 * 2: the command could not run (no such file, unreadable input, bad
-  option, an output it must not overwrite).
+  option, an output it must not overwrite);
+* 3: an internal error (a bug), reported in one line.
 """
 
 from __future__ import annotations
 
 import enum
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
@@ -25,7 +27,7 @@ if TYPE_CHECKING:
     from .replay import GameState, TurnResult
     from .validate import Report
 
-EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 3
 
 app = typer.Typer(
     name="qwirkle",
@@ -654,3 +656,9 @@ def main() -> None:
         sys.exit(EXIT_OK)
     except KeyboardInterrupt:
         sys.exit(130)
+    except Exception as exc:  # a bug in the toolkit: say so in one line, never a traceback
+        if os.environ.get("QWIRKLE_DEBUG"):
+            raise
+        sys.stderr.write(f"qwirkle: internal error: {type(exc).__name__}: {str(exc)[:300]}\n"
+                         "qwirkle: this is a bug; please report it (QWIRKLE_DEBUG=1 shows the traceback)\n")
+        sys.exit(EXIT_BUG)

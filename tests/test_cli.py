@@ -275,3 +275,21 @@ def test_report_on_a_bad_input_leaves_no_folder(tmp_path: Path) -> None:
     code, out, err = run("report", str(bad), "-o", str(tmp_path / "report"))
     assert code == 1 and "bad.json" in out + err  # an unreadable record is an invalid one
     assert not (tmp_path / "report").exists()
+
+
+def test_an_internal_error_is_one_line_and_exit_3(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import qwirkle_tools.cli as cli
+
+    def broken() -> None:
+        raise KeyError("oops")
+
+    monkeypatch.setattr(cli, "app", broken)
+    monkeypatch.delenv("QWIRKLE_DEBUG", raising=False)
+    with pytest.raises(SystemExit) as exit_:
+        cli.main()
+    assert exit_.value.code == 3
+    err = capsys.readouterr().err
+    assert err.startswith("qwirkle: internal error: KeyError: 'oops'\n") and "Traceback" not in err
+    monkeypatch.setenv("QWIRKLE_DEBUG", "1")
+    with pytest.raises(KeyError):
+        cli.main()

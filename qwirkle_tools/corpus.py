@@ -392,9 +392,9 @@ class Stats:
         assert isinstance(seats, dict)
         if seats:
             out.append("")
-            out.append("Wins by position in the turn order (1 = moved first):")
+            out.append("Wins by position in the turn order (1st = moved first):")
             for n, s in seats.items():
-                rates = "  ".join(f"{pos}: {rate:6.1%}" for pos, rate in enumerate(s["win_rate"], 1))
+                rates = "  ".join(f"{_ordinal(pos)} {rate:.1%}" for pos, rate in enumerate(s["win_rate"], 1))
                 out.append(f"  {n} players, {s['games']:,} games: {rates}  (ties {s['ties']:,})")
         rows = [("Final score", d["final_scores"]), ("Winning margin", d["margins"]),
                 ("Qwirkles per game", d["qwirkles_per_game"]), ("Turns per game", d["turns_per_game"])]
@@ -432,6 +432,10 @@ class Stats:
             if len(players) > max_players:
                 out.append(f"  ... and {len(players) - max_players} more players")
         return "\n".join(out)
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n, 'th')}"
 
 
 def _int(value: object) -> int:

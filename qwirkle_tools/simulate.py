@@ -4,7 +4,8 @@ The same seed gives the same game. The policies are deliberately simple:
 ``greedy`` plays the highest-scoring move, ``random`` any legal move. A
 player who cannot place exchanges the whole rack (as much of it as the bag
 allows); with an empty bag they pass, and when nobody can place the game is
-blocked and stops.
+blocked and stops. A game in which no tile left (in the bag or any rack)
+fits anywhere on the board can never end: it stops there, "unfinished".
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any, Literal
 from .board import key_cell
 from .movegen import best_move, generate_raw
 from .record import FORMAT, VERSION
-from .rules import DEFAULT_RULES, Rules
+from .rules import DEFAULT_RULES, Rules, playable_tile
 from .tiles import COPIES, RACK_SIZE, TILES, largest_group
 
 Policy = Literal["greedy", "random"]
@@ -59,6 +60,8 @@ def simulate(
                 end = "out"
                 break
         elif bag:
+            if playable_tile(cells, bag + [t for r in racks for t in r]) is None:
+                break  # a dead position: no tile left anywhere fits the board, so the game cannot end
             out = rack[: min(len(rack), len(bag))]
             drawn = [bag.pop() for _ in range(len(out))]
             for t in out:

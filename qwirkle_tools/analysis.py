@@ -37,7 +37,7 @@ from .record import Record
 from .replay import GameState, initial_state, replay
 from .rules import LINE_MAX
 from .rules import _run as line_through
-from .tiles import COPIES, TILES, Tile
+from .tiles import COPIES, TILE_COUNT, TILES, Tile
 
 RackSource = str  # "recorded", "deduced", "placed-tiles", "unknown"
 
@@ -215,6 +215,10 @@ def _analyse(record: Record) -> tuple[tuple[TurnAnalysis, ...], tuple[PlayerSumm
         qwirkles = result.score.qwirkles if result.score is not None and turn.action == "place" else 0
         played = result.points if result.score is not None or turn.action != "place" else None
         gift = None
+        if len(state.board) > TILE_COUNT:  # only illegal moves do that; generating moves would take ever longer
+            turns.append(TurnAnalysis(i + 1, p, turn.action, "unknown", played, qwirkles,
+                                      note=f"not analysed: the board holds more than the game's {TILE_COUNT} tiles"))
+            continue
         if i - 1 in open_fives and placed_keys and state.board_known:
             after = result.state.board.cells
             for five, missing in open_fives[i - 1]:

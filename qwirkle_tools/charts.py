@@ -173,10 +173,16 @@ def _short(name: str) -> str:
 
 
 def _points_lost(extra: object) -> int | None:
+    """The points lost an annotated turn records; ``None`` unless a plausible count
+    (a record may hold any ``analysis``: 10**30 overflowed the drawing)."""
     if not isinstance(extra, dict):
         return None
     lost = extra.get("points_lost")
-    return lost if isinstance(lost, int) and not isinstance(lost, bool) else None
+    plausible = isinstance(lost, int) and not isinstance(lost, bool) and 0 <= lost <= _MAX_POINTS
+    return lost if plausible else None
+
+
+_MAX_POINTS = 100_000  # the record format's largest score
 
 
 def progression_data(record: Record) -> ChartData:

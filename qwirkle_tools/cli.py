@@ -242,7 +242,7 @@ def moves(
         try:
             tiles = [int(t) for t in parse_tiles(rack)]
         except TileError as exc:
-            _fail(str(exc))
+            _fail(f"--rack: {exc}")
     elif turn <= len(record.turns):
         found, _source = known_rack(record, state, turn - 1)
         if found is None:
@@ -505,7 +505,7 @@ def board(
     record, _ = _read_one(file)
     state, result = _state_at(record, turn)
     if not state.board_known:
-        _fail("the board is not known there (an earlier turn's tiles are not recorded)")
+        _fail(f"{file}: the board after turn {state.turns_played} is not known (an earlier turn's tiles are not recorded)")
     last = tuple(result.turn.tiles or ()) if result is not None and result.turn is not None else ()
     ghosts: list[Placement] = []
     if result is not None and result.turn is not None:

@@ -177,13 +177,15 @@ def _rows(report: Report, size: int, analyse: bool) -> GameRows:
             row.update(rack=a.rack, best_score=a.best_score, points_lost=a.points_lost,
                        missed_qwirkle=a.missed_qwirkle is not None, qwirkle_gift=a.gift is not None)
         turns.append(row)
-    game: Row = {"game": where, "source": report.path, "line": report.index or None, "players": n}
+    # every seat's name and score, also beyond the table's six (in a record with too many players)
+    game: Row = {"game": where, "source": report.path, "line": report.index or None, "players": n,
+                 "_names": tuple(names), "_scores": tuple(totals)}
     for s in range(MAX_PLAYERS):
         game[f"player_{s}"] = names[s] if s < n else None
         game[f"score_{s}"] = totals[s] if s < n else None
     ranked = sorted(totals, reverse=True)
     tie = n > 1 and ranked[0] == ranked[1]
-    winner = totals.index(ranked[0]) if record.turns and not tie else None
+    winner = totals.index(ranked[0]) if ranked and record.turns and not tie else None
     game.update(
         first_seat=first,
         winner=names[winner] if winner is not None else None, winner_seat=winner,
@@ -327,8 +329,10 @@ class Stats:
         self.invalid += not game["valid"]
         n = _int(game["players"])
         self.games_by_size[n] += 1
-        for s in range(n):
-            self.scores.add(_int(game[f"score_{s}"]))
+        scores, names = game["_scores"], game["_names"]
+        assert isinstance(scores, tuple) and isinstance(names, tuple)
+        for score in scores:
+            self.scores.add(score)
         if game["turns"]:
             if game["tie"]:
                 self.ties[n] += 1
@@ -338,8 +342,8 @@ class Stats:
                 self.margins.add(_int(game["margin"]))
         self.qwirkles.add(_int(game["qwirkles"]))
         self.turns.add(_int(game["turns"]))
-        for s in range(n):
-            self.players.setdefault(str(game[f"player_{s}"]), _PlayerTotals()).games += 1
+        for name in names:
+            self.players.setdefault(str(name), _PlayerTotals()).games += 1
         for t in rows.turns:
             if t["player"] is None:
                 continue
@@ -386,7 +390,8 @@ class Stats:
         """The summary for people."""
         d = self.to_data()
         games = _int(d["games"])
-        out = [f"{self.records:,} records: {games:,} games read ({_int(d['valid']):,} valid, "
+        records = f"{self.records:,} record{'s' if self.records != 1 else ''}"
+        out = [f"{records}: {games:,} game{'s' if games != 1 else ''} read ({_int(d['valid']):,} valid, "
                f"{self.invalid:,} with errors), {self.unreadable:,} unreadable"]
         seats = d["win_rate_by_position"]
         assert isinstance(seats, dict)

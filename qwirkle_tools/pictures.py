@@ -27,31 +27,68 @@ _RESET = "\x1b[0m"
 _BOLD_BOX = "\x1b[7m"
 
 
+MAX_SHOWN = 200
+"""Most columns (and rows) a picture shows: a record's tiles may lie a million cells apart."""
+GAP = 3
+"""A run of more empty columns (or rows) than this is shown as one gap, marked ``..``."""
+
+
+def _axis(used: Iterable[int]) -> tuple[list[int | None], bool]:
+    """The columns (or rows) to show, in order, and whether some were cut.
+
+    Every coordinate from the least to the greatest used, except that a run
+    of more than :data:`GAP` unused ones becomes one ``None`` (a gap), and at
+    most :data:`MAX_SHOWN` of them. A connected board has no such run, so
+    the board of a legal game is shown whole and as it is.
+    """
+    values = sorted(set(used))
+    out: list[int | None] = []
+    for a, b in zip(values, values[1:] + [None]):
+        out.append(a)
+        if b is not None:
+            if b - a - 1 > GAP:
+                out.append(None)
+            else:
+                out.extend(range(a + 1, b))
+        if len(out) >= MAX_SHOWN:
+            return out[:MAX_SHOWN], len(out) > MAX_SHOWN or b is not None
+    return out, False
+
+
 def board_text(board: Board, last: Iterable[Placement] = (), colour: bool = True) -> str:
     """The board as text: a column per x, a row per y, coordinates on the edges.
 
     Each tile is its shape symbol, in its colour when ``colour``; without
     colour the two-letter short form is used, so the text stays readable.
     Tiles of the last move are shown reversed (with colour) or starred.
+    Long runs of empty columns or rows are shown as one ``..`` (see
+    :func:`_axis`), and at most :data:`MAX_SHOWN` columns and rows.
     """
     if not len(board):
         return "(empty board)"
-    min_x, min_y, max_x, max_y = board.bounds()
+    columns, cut_x = _axis(x for x, _ in board)
+    rows, cut_y = _axis(y for _, y in board)
     marked = {(p.x, p.y) for p in last}
     width = 3 if colour else 4
-    lines = ["     " + "".join(f"{x:>{width}}" for x in range(min_x, max_x + 1))]
-    for y in range(min_y, max_y + 1):
+    labels = [".." if x is None else str(x) for x in columns]
+    lines = ["     " + "".join(f"{label:>{width}}" if len(label) < width else " " + label for label in labels)]
+    for y in rows:
+        if y is None:
+            lines.append(f"{'..':>4}")
+            continue
         row = [f"{y:>4} "]
-        for x in range(min_x, max_x + 1):
-            t = board.get((x, y))
+        for x in columns:
+            t = None if x is None else board.get((x, y))
             if t is None:
-                row.append(" " * (width - 1) + "·")
+                row.append(" " * (width - 1) + (" " if x is None else "·"))
             elif colour:
                 box = _BOLD_BOX if (x, y) in marked else ""
                 row.append(f"  {box}{_ANSI[t // 6]}{SHAPE_SYMBOLS[t % 6]}{_RESET}")
             else:
                 row.append(f" *{TILES[t].short}" if (x, y) in marked else f"  {TILES[t].short}")
         lines.append("".join(row).rstrip())
+    if cut_x or cut_y:
+        lines.append(f"(only the first {MAX_SHOWN} columns and rows are shown)")
     return "\n".join(lines)
 
 
@@ -103,13 +140,17 @@ def board_figure(
     cells: list[tuple[int, int, int]] = [(x, y, t) for (x, y), t in board.items()]
     ghost_cells = [(p.x, p.y, int(p.tile)) for p in ghosts]
     everything = cells + ghost_cells
-    if everything:
-        xs = [c[0] for c in everything]
-        ys = [c[1] for c in everything]
-        min_x, max_x, min_y, max_y = min(xs), max(xs), min(ys), max(ys)
-    else:
-        min_x = max_x = min_y = max_y = 0
-    cols, rows = max_x - min_x + 1, max_y - min_y + 1
+    columns, cut_x = _axis(c[0] for c in everything) if everything else ([0], False)
+    lines, cut_y = _axis(c[1] for c in everything) if everything else ([0], False)
+    # drawing positions: the coordinates themselves, unless gaps or a cut close them up
+    first_x, first_y = columns[0] or 0, lines[0] or 0
+    at_x = {x: first_x + i for i, x in enumerate(columns) if x is not None}
+    at_y = {y: first_y + i for i, y in enumerate(lines) if y is not None}
+    cells = [(at_x[x], at_y[y], t) for x, y, t in cells if x in at_x and y in at_y]
+    marked = {(at_x[p.x], at_y[p.y]) for p in last if p.x in at_x and p.y in at_y}
+    ghost_cells = [(at_x[x], at_y[y], t) for x, y, t in ghost_cells if x in at_x and y in at_y]
+    min_x, max_x, min_y, max_y = first_x, first_x + len(columns) - 1, first_y, first_y + len(lines) - 1
+    cols, rows = len(columns), len(lines)
     if ax is None:
         size = 0.42
         fig = Figure(figsize=(max(4.0, cols * size + 1.2), max(3.0, rows * size + 1.2)))
@@ -117,7 +158,6 @@ def board_figure(
     else:
         fig = ax.figure
     ax.set_facecolor("#f4f1ea")
-    marked = {(p.x, p.y) for p in last}
 
     def tile(x: int, y: int, t: int, alpha: float = 1.0, ghost: bool = False) -> None:
         pad = 0.06
@@ -146,6 +186,10 @@ def board_figure(
     ax.set_aspect("equal")
     ax.set_xticks(range(min_x, max_x + 1))
     ax.set_yticks(range(min_y, max_y + 1))
+    if None in columns or cut_x:
+        ax.set_xticklabels(["..." if x is None else str(x) for x in columns])
+    if None in lines or cut_y:
+        ax.set_yticklabels(["..." if y is None else str(y) for y in lines])
     ax.tick_params(labelsize=7, length=0, top=True, labeltop=True, bottom=False, labelbottom=False)
     for spine in ax.spines.values():
         spine.set_visible(False)

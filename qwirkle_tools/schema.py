@@ -49,7 +49,10 @@ def fast_validator() -> Callable[[Any], bool] | None:
 
 def reference_is_valid(data: Any) -> bool:
     """The reference engine's verdict (slow; for tests and the fallback)."""
-    return bool(_reference().is_valid(data))
+    from .record import deep_enough
+
+    with deep_enough():
+        return bool(_reference().is_valid(data))
 
 
 def pointer(path: Any) -> str:
@@ -85,7 +88,11 @@ def _message(error: Any) -> str:
     elif v == "type":
         wanted = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
         text = f"expected {' or '.join(_TYPE_WORDS.get(str(w), str(w)) for w in wanted)}, got {_short(inst)}"
-    elif v in ("maximum", "minimum", "maxItems", "minItems", "maxLength", "minLength"):
+    elif v in ("maxItems", "minItems") and isinstance(inst, list):
+        text = f"{_count(len(inst), error.path)}; {_BOUND[v]} {error.validator_value:,}"
+    elif v in ("maxLength", "minLength") and isinstance(inst, str):
+        text = f"a string of {len(inst):,} characters; {_BOUND[v]} {error.validator_value:,}"
+    elif v in ("maximum", "minimum"):
         text = f"{_short(inst)} is out of range ({v} {error.validator_value})"
     else:
         text = error.message
@@ -93,6 +100,16 @@ def _message(error: Any) -> str:
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
 
 
+def _count(n: int, path: Any) -> str:
+    """``7 tiles``, ``10,001 turns``: a list's length named after its field."""
+    keys = [p for p in path if isinstance(p, str)]
+    word = _ITEMS.get(keys[-1], "items") if keys else "items"
+    return f"{n:,} {word[:-1] if n == 1 else word}"
+
+
+_ITEMS = {"turns": "turns", "players": "players", "tiles": "tiles", "scores": "scores", "board": "tiles",
+          "rack": "tiles", "draw": "tiles"}
+_BOUND = {"maxItems": "at most", "minItems": "at least", "maxLength": "at most", "minLength": "at least"}
 _TYPE_WORDS = {"object": "an object", "array": "a list", "string": "a string", "integer": "an integer",
                "number": "a number", "boolean": "true or false", "null": "null"}
 
@@ -108,22 +125,46 @@ def check(data: Any) -> list[Finding]:
     Besides the schema itself: a whole-number float (``1.0``, ``1e2``) where
     the format wants an integer is an error too. JSON Schema counts it as an
     integer, but a record is written by programs that know the difference,
-    and the replay needs real integers.
+    and the replay needs real integers. Beyond :data:`MAX_TURNS` turns, that
+    is the one finding about the turns: they are not checked one by one.
     """
     fast = fast_validator()
     if fast is not None and fast(data):
         return _floats(data)
-    if isinstance(data, dict) and isinstance(data.get("turns"), list) and len(data["turns"]) > MAX_TURNS:
-        data = dict(data, turns=data["turns"][: MAX_TURNS + 1])  # the excess adds nothing but time
+    turns = len(data["turns"]) if isinstance(data, dict) and isinstance(data.get("turns"), list) else 0
+    if turns > MAX_TURNS:  # checking them all would take seconds and tell nothing new
+        data = dict(data, turns=[])
+    from .record import deep_enough
+
     try:
-        errors = sorted(_reference().iter_errors(data), key=lambda e: [(isinstance(p, str), p) for p in e.path])
-    except RecursionError:
-        return [make("schema", None, "", "the record is nested too deeply to check")]
-    found = [make("schema", turn_of(e.path), pointer(e.path), _message(e)) for e in errors]
+        with deep_enough():  # the engine and the messages recurse into deep values
+            errors = [(list(e.path), _message(e)) for e in _reference().iter_errors(data)]
+    except RecursionError:  # deeper than any JSON text the reader accepts
+        where = _deep_path(data)
+        return [make("schema", turn_of(where), pointer(where), "nested too deeply to check")]
+    if turns > MAX_TURNS:
+        errors.append((["turns"], f"{turns:,} turns; at most {MAX_TURNS:,}"))
+    errors.sort(key=lambda e: [(isinstance(p, str), p) for p in e[0]])
+    found = [make("schema", turn_of(path), pointer(path), message) for path, message in errors]
     return found + [f for f in _floats(data) if f.pointer not in {g.pointer for g in found}]
 
 
+def _deep_path(data: Any, depth: int = 64) -> list[Any]:
+    """The first three keys of a path into ``data`` nested ``depth`` deep (``[]`` if none)."""
+    stack: list[tuple[Any, list[Any]]] = [(data, [])]
+    while stack:
+        node, path = stack.pop()
+        if len(path) >= depth:
+            return path[:3]
+        if isinstance(node, dict):
+            stack.extend((v, [*path, k]) for k, v in node.items())
+        elif isinstance(node, list):
+            stack.extend((v, [*path, i]) for i, v in enumerate(node))
+    return []
+
+
 MAX_TURNS = 10_000
+"""Most turns in a record (the schema's ``maxItems``); beyond it, one finding and no replay."""
 
 
 def _floats(data: Any) -> list[Finding]:

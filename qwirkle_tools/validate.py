@@ -14,6 +14,7 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from . import record as rec
 from . import schema
@@ -82,6 +83,8 @@ def check_data(data: object, keep_record: bool = True) -> tuple[Record | None, l
     if not findings:
         valid = rec.from_data(data, trusted=True)
         return valid, replay_check(valid)
+    if isinstance(data, dict) and isinstance(data.get("turns"), list) and len(data["turns"]) > schema.MAX_TURNS:
+        return None, findings  # beyond the limit: not replayed (millions of turns would take minutes)
     try:
         record, turns = rec.from_data_lenient(data)
     except rec.RecordError:
@@ -121,6 +124,11 @@ def check_source(source: Source, keep_record: bool = True, exact: bool = False) 
     if problem is not None:
         return Report(source.path, source.index, (problem,))
     record, findings = check_data(data, keep_record)
+    if not exact and findings and rec.inexact_integers(source.text):
+        # an integer beyond 64 bits, read as a float, may be what is wrong: read
+        # it exactly, so that the findings are those of the exact reading
+        data, _ = parse_source(source.text, exact=True)
+        record, findings = check_data(data, keep_record)
     return Report(source.path, source.index, tuple(findings), record)
 
 
@@ -156,10 +164,10 @@ def sources(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Source]:
             if f.suffix.lower() == ".jsonl":
                 records = 0
                 with f.open("rb") as handle:
-                    for number, line in enumerate(handle, 1):
-                        if line.strip():
+                    for number, (line, size) in enumerate(_lines(handle), 1):
+                        if line is None or line.strip():
                             records += 1
-                            yield Source(name, number, line)
+                            yield Source(name, number, line, size)
                 if not records:
                     raise InputError(f"{name}: no records in this corpus (every line is blank)")
             else:
@@ -167,6 +175,19 @@ def sources(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Source]:
                 yield Source(name, 0, None if size > MAX_FILE_BYTES else f.read_bytes(), size)
         except OSError as exc:
             raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
+
+
+def _lines(handle: BinaryIO) -> Iterator[tuple[bytes | None, int]]:
+    """Each line and its size; ``None`` for a line over :data:`MAX_FILE_BYTES`,
+    which is skipped without being held in memory."""
+    while line := handle.readline(MAX_FILE_BYTES + 1):
+        size = len(line)
+        if size <= MAX_FILE_BYTES or line.endswith(b"\n"):
+            yield line, size
+            continue
+        while not line.endswith(b"\n") and (line := handle.readline(1 << 20)):
+            size += len(line)
+        yield None, size - line.endswith(b"\n")
 
 
 def validate(paths: Iterable[str | os.PathLike[str]], keep_records: bool = False) -> Iterator[Report]:

@@ -122,3 +122,14 @@ def test_annotate_is_idempotent_valid_and_keeps_comments() -> None:
     for t in stripped["turns"]:
         del t["analysis"]
     assert stripped == data  # nothing else changed
+
+
+def test_turns_on_a_board_fuller_than_the_game_are_not_analysed() -> None:
+    # illegal moves stay on the board: a record can put thousands of tiles there, and generating
+    # every move on each turn took hours (found by fuzzing); past the game's 108 tiles, no analysis
+    names = ["red-circle", "blue-cross", "green-star"]
+    turns = [{"player": i % 2, "action": "place", "tiles": [{"tile": names[i % 3], "x": 2 * (i % 20), "y": 2 * (i // 20)}],
+              "score": 1, "rack": [names[i % 3], "purple-clover"]} for i in range(112)]
+    analysis = analyse(from_data(game(*turns)))
+    assert [t.best_score is None for t in analysis.turns[107:]] == [False, False, True, True, True]
+    assert analysis.turns[-1].note == "not analysed: the board holds more than the game's 108 tiles"

@@ -184,3 +184,13 @@ def test_importing_charts_does_not_import_matplotlib() -> None:
     code = "import sys, qwirkle_tools.charts; print('matplotlib' in sys.modules)"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert proc.stdout.strip() == "False"
+
+
+def test_implausible_points_lost_are_left_out(tmp_path: Path) -> None:
+    # a record may hold any "analysis": 10**30 points lost overflowed the turns chart (found by fuzzing)
+    data = claims(5, 7, 2, 4)
+    for turn, lost in zip(data["turns"], [10**30, -1, 2**64, 4]):
+        turn["analysis"] = {"points_lost": lost}
+    chart = progression_data(from_data(data))
+    assert [t.points_lost for p in chart.points for t in p] == [None, None, None, 4]
+    charts.save(charts.turns(chart), tmp_path / "turns.svg")

@@ -203,3 +203,22 @@ def test_total_bytes(tmp_path: Path) -> None:
     (tmp_path / "b.jsonl").write_bytes(b"y" * 7)
     (tmp_path / "c.txt").write_bytes(b"z" * 100)
     assert total_bytes([tmp_path]) == 17
+
+
+def test_a_record_without_players_gives_rows() -> None:
+    r = rows_of({"format": "qwirkle-record", "version": 1, "players": [], "turns": [{"player": 0, "action": "pass"}]})
+    assert r.game is not None and r.game["players"] == 0 and r.game["winner"] is None and not r.game["valid"]
+    assert r.turns[0]["player"] is None and r.turns[0]["position"] is None
+    stats = Stats()
+    stats.add(r)
+    assert "1 record: 1 game read (0 valid, 1 with errors)" in stats.text()
+
+
+def test_a_record_with_too_many_players_is_summarised() -> None:
+    data = game(place(0, "rc@0,0 rs@1,0", 2), players=6)
+    data["players"].append({"name": "Gus"})  # a 7th seat: a schema error, but readable
+    r = rows_of(data)
+    assert r.game is not None and r.game["players"] == 7 and not r.game["valid"]
+    stats = Stats()
+    stats.add(r)
+    assert stats.scores.n == 7 and "Gus" in stats.players

@@ -52,3 +52,26 @@ def test_pictures_module_does_not_import_matplotlib() -> None:
     code = "import sys, qwirkle_tools.pictures; print('matplotlib' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_far_apart_tiles_are_drawn_with_gaps_not_thousands_of_columns() -> None:
+    # an illegal move stays on the board, so tiles may lie up to 2,000,000 cells apart: it hung
+    board = Board.parse("rc rx").place([Placement.parse("bx@5000,-300"), Placement.parse("gl@40,1")])
+    text = board_text(board, colour=False)
+    assert len(text) < 500
+    lines = text.splitlines()
+    assert lines[0].split() == ["0", "1", "..", "40", "..", "5000"]
+    assert lines[1].split() == ["-300", "·", "·", "·", "bx"]
+    assert lines[2] == "  .."
+    fig = board_figure(board, ghosts=[Placement.parse("bl@400,0")])
+    labels = [t.get_text() for t in fig.axes[0].get_xticklabels()]
+    assert labels == ["0", "1", "...", "40", "...", "400", "...", "5000"]
+
+
+def test_a_board_beyond_the_shown_size_is_cut_and_says_so() -> None:
+    from qwirkle_tools.pictures import MAX_SHOWN
+
+    board = Board().place([Placement.parse(f"rc@{2 * i},{i}") for i in range(MAX_SHOWN)])
+    lines = board_text(board, colour=False).splitlines()
+    assert len(lines) == MAX_SHOWN + 2 and lines[-1] == f"(only the first {MAX_SHOWN} columns and rows are shown)"
+    assert len(lines[0].split()) == MAX_SHOWN

@@ -101,3 +101,40 @@ def test_fast_engine_agrees_with_the_reference(seed: int) -> None:
     assert all(a == b for a, b in verdicts)
     # the mutants are not all alike: both verdicts occur
     assert {a for a, _ in verdicts} == {True, False}
+
+
+def test_lists_too_long_or_short_are_counted_by_name() -> None:
+    data = game(place(0, "rc@0,0 rs@1,0 rd@2,0 rx@3,0 rt@4,0 rl@5,0 rc@6,0", 7))
+    data["players"] = data["players"][:1]
+    data["turns"].append({"player": 1, "action": "pass", "draw": ["red-circle"]})
+    assert messages(data) == [  # was: '[{"tile": "red-circle", ... is out of range (maxItems 6)'
+        ("/players", "1 player; at least 2"),
+        ("/turns/0/tiles", "7 tiles; at most 6"),
+        ("/turns/1/draw", "1 tile; at most 0"),
+    ]
+
+
+def test_data_too_deep_to_check_is_a_finding_with_its_place() -> None:
+    deep: Any = "x"
+    for _ in range(5000):  # deeper than any JSON text the reader accepts (1,024)
+        deep = [deep]
+    data = game(place(0, "rc@0,0", 1))
+    data["turns"][0]["comment"] = deep
+    (finding,) = schema.check(data)
+    assert (finding.pointer, finding.turn, finding.message) == ("/turns/0/comment", 1, "nested too deeply to check")
+    within: Any = "x"
+    for _ in range(1000):  # within what the reader accepts: checked, with the usual message (was: no place)
+        within = [within]
+    data["turns"][0]["comment"] = within
+    (finding,) = schema.check(data)
+    assert finding.pointer == "/turns/0/comment" and finding.message.startswith("expected a string, got [[[")
+
+
+def test_the_limits_in_the_schema_are_the_code_s() -> None:
+    from qwirkle_tools.board import COORD_LIMIT
+
+    defs = schema.schema()["$defs"]
+    assert schema.schema()["properties"]["turns"]["maxItems"] == schema.MAX_TURNS
+    for axis in ("x", "y"):
+        assert defs["placement"]["properties"][axis]["minimum"] == -COORD_LIMIT
+        assert defs["placement"]["properties"][axis]["maximum"] == COORD_LIMIT

@@ -167,3 +167,38 @@ def test_custom_rules_are_written_into_simulated_records() -> None:
     data = simulate(2, 3, rules=Rules(2, 3, 10))
     assert data["rules"] == {"lone_tile_score": 2, "qwirkle_bonus": 3, "end_bonus": 10}
     assert check_data(data)[1] == []
+
+
+# -- limits: a clear finding, never exhaustion (regressions found by fuzzing) --
+
+def test_too_many_turns_is_one_finding_and_no_replay() -> None:
+    from qwirkle_tools.schema import MAX_TURNS
+
+    data = game(*[{"player": i % 2, "action": "pass"} for i in range(2 * MAX_TURNS)])
+    record, found = check_data(data)  # was: 19,999 findings of a replay of every turn
+    assert record is None
+    assert [(f.code, f.pointer, f.message) for f in found] == [("schema", "/turns", "20,000 turns; at most 10,000")]
+
+
+def test_a_corpus_line_over_the_limit_is_not_held_in_memory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import qwirkle_tools.validate as v
+
+    monkeypatch.setattr(v, "MAX_FILE_BYTES", 200)
+    good = json.dumps(game(place(0, "rc@0,0", 1)), separators=(",", ":")).encode()
+    assert len(good) < 200
+    (tmp_path / "c.jsonl").write_bytes(good + b"\n" + b" " * 5000 + good + b"\n" + good)
+    found = list(v.sources([tmp_path / "c.jsonl"]))
+    assert [(s.index, s.text is None, s.size) for s in found] == [(1, False, len(good) + 1), (2, True, 5000 + len(good)),
+                                                                   (3, False, len(good))]
+    assert [f.code for f in v.check_source(found[1]).findings] == ["too-large"]
+
+
+def test_big_integers_are_quoted_as_written_in_every_reading_mode() -> None:
+    from qwirkle_tools.validate import Source, check_source
+
+    data = game(place(0, "rc@0,0 rs@1,0", 2))
+    data["turns"][0]["score"] = 10**30  # orjson reads it as 1e+30: the message said "1e+30"
+    text = json.dumps(data).encode()
+    loose, exact = check_source(Source("r.json", 0, text)), check_source(Source("r.json", 0, text), exact=True)
+    assert [f.message for f in loose.findings] == [f.message for f in exact.findings] == [
+        f"{10**30} is out of range (maximum 100000)"]

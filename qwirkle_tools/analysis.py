@@ -31,12 +31,11 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from .board import STEP_X, STEP_Y, Placement, key_cell
+from .board import Placement, key_cell
 from .movegen import Move, RawMove, generate_raw
 from .record import Record
 from .replay import GameState, initial_state, replay
-from .rules import LINE_MAX
-from .rules import _run as line_through
+from .rules import LINE_MAX, lines_through
 from .tiles import COPIES, TILE_COUNT, TILES, Tile
 
 RackSource = str  # "recorded", "deduced", "placed-tiles", "unknown"
@@ -171,17 +170,6 @@ def known_rack(record: Record, state: GameState, index: int) -> tuple[list[int] 
     return None, "unknown"
 
 
-def _lines_of(cells: dict[int, int], keys: Sequence[int], length: int) -> list[tuple[int, ...]]:
-    """Lines of exactly ``length`` through any of ``keys``, as their cell keys."""
-    found: set[tuple[int, ...]] = set()
-    for key in keys:
-        for step in (STEP_X, STEP_Y):
-            start, tiles = line_through(cells, {}, key, step)
-            if len(tiles) == length:
-                found.add(tuple(range(start, start + length * step, step)))
-    return sorted(found)
-
-
 def _missing_tile(tiles: Sequence[int]) -> int | None:
     """The one tile that completes a valid line of five."""
     colours = {t // 6 for t in tiles}
@@ -222,14 +210,14 @@ def _analyse(record: Record) -> tuple[tuple[TurnAnalysis, ...], tuple[PlayerSumm
         if i - 1 in open_fives and placed_keys and state.board_known:
             after = result.state.board.cells
             for five, missing in open_fives[i - 1]:
-                for six in _lines_of(dict(after), placed_keys, LINE_MAX):
+                for six in lines_through(after, placed_keys, LINE_MAX):
                     if set(five) <= set(six):
                         gift = (five, missing)
         if placed_keys and state.board_known and result.state.board_known:
-            after_cells = dict(result.state.board.cells)
+            after_cells = result.state.board.cells
             on_table = Counter(after_cells.values())
             fives = []
-            for line in _lines_of(after_cells, placed_keys, LINE_MAX - 1):
+            for line in lines_through(after_cells, placed_keys, LINE_MAX - 1):
                 need = _missing_tile([after_cells[k] for k in line])
                 if need is not None and on_table[need] < COPIES:
                     fives.append((line, need))

@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from .board import STEP_X, STEP_Y, Board, Placement, cell_text
+from .board import STEP_X, STEP_Y, Board, cell_text
 from .findings import Finding, make
 from .record import Record, Turn
-from .rules import LINE_MAX, ScoreBreakdown, judge, line_fault, playable_tile, quick_score
+from .rules import LINE_MAX, ScoreBreakdown, judge, line_fault, lines_through, playable_tile, quick_score
 from .rules import _run as line_through
 from .tiles import COPIES, RACK_SIZE, TILE_COUNT, TILES, Tile, largest_group, tile_names
 
@@ -518,7 +518,7 @@ def turn_points(record: Record, clean: bool = False) -> Iterator[tuple[int, int 
             if placed:
                 for pl in placed:
                     cells[pl.key] = pl.tile
-            yield turn.score or 0, _lines_of_six(cells, placed) if placed else 0
+            yield turn.score or 0, len(lines_through(cells, (pl.key for pl in placed), LINE_MAX)) if placed else 0
         return
     engine = _Replay(record, detailed=False)
     cells = engine.cells
@@ -534,18 +534,7 @@ def turn_points(record: Record, clean: bool = False) -> Iterator[tuple[int, int 
         elif any(pl.key not in cells for pl in turn.tiles):
             yield points, None  # not placed: a turn after the end, or by a seat that does not exist
         else:  # a legal move scored on the fast path
-            yield points, _lines_of_six(cells, turn.tiles)
-
-
-def _lines_of_six(cells: dict[int, int], placed: Sequence[Placement]) -> int:
-    """How many lines of six run through the ``placed`` tiles, now on the board."""
-    lines = set()
-    for pl in placed:
-        for step in (STEP_X, STEP_Y):
-            start, tiles = line_through(cells, {}, pl.key, step)
-            if len(tiles) == LINE_MAX:
-                lines.add((start, step))
-    return len(lines)
+            yield points, len(lines_through(cells, (pl.key for pl in turn.tiles), LINE_MAX))
 
 
 def initial_state(record: Record) -> GameState:

@@ -8,7 +8,7 @@ keeps that bookkeeping.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .board import _SHIFT, STEP_X, STEP_Y, Board, Placement, cell_text, key_cell
@@ -144,6 +144,19 @@ def _run(cells: Mapping[int, int], new: Mapping[int, int], key: int, step: int) 
                 return start, tiles
         tiles.append(t)
         k += step
+
+
+def lines_through(cells: Mapping[int, int], keys: Iterable[int], length: int) -> list[tuple[int, ...]]:
+    """The lines of exactly ``length`` board tiles through any of ``keys``,
+    each as its cell keys in order (e.g. the Qwirkles a move just made, with
+    ``length`` 6), sorted."""
+    found: set[tuple[int, ...]] = set()
+    for key in keys:
+        for step in (STEP_X, STEP_Y):
+            start, tiles = _run(cells, {}, key, step)
+            if len(tiles) == length:
+                found.add(tuple(range(start, start + length * step, step)))
+    return sorted(found)
 
 
 def _faulty_before(cells: Mapping[int, int], start: int, step: int, length: int) -> bool:

@@ -27,6 +27,7 @@ from qwirkle_tools.rules import (
     check,
     judge,
     line_fault,
+    lines_through,
     playable_tile,
     quick_score,
     score,
@@ -539,3 +540,17 @@ def test_simulated_games_are_legal_turn_by_turn(seed: int, policy: str) -> None:
         assert quick_score(cells, move) == judgement.score.total
         for p in move:
             cells[cell_key(p.x, p.y)] = p.tile
+
+
+def test_lines_through_finds_lines_of_a_given_length() -> None:
+    board = Board.parse("""
+        rc rx rd rs rt rl
+        bc
+        gc
+    """)
+    six = lines_through(board.cells, [Placement.parse("rl@5,0").key], 6)
+    assert [[key_cell(k) for k in line] for line in six] == [[(x, 0) for x in range(6)]]
+    corner = Placement.parse("rc@0,0").key
+    assert lines_through(board.cells, [corner], 3) == [tuple(Placement.parse(f"rc@0,{y}").key for y in range(3))]
+    assert lines_through(board.cells, [corner, corner], 6) == six  # each line once
+    assert lines_through(board.cells, [corner], 4) == []

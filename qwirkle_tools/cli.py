@@ -338,26 +338,20 @@ def stats(
             writer.close()
             for path in writer.paths:
                 typer.echo(f"wrote {path}", err=True)
-    except InputError as exc:
+    except BaseException as exc:
         bar.close()
         if writer is not None:
             writer.discard()
-        _fail(str(exc))
-    except OSError as exc:
-        bar.close()
-        if writer is not None:
-            writer.discard()
-        _fail(f"cannot write the tables: {exc.strerror or exc}")
-    except BaseException:
-        bar.close()
-        if writer is not None:
-            writer.discard()
+        if isinstance(exc, InputError):
+            _fail(str(exc))
+        if isinstance(exc, OSError):
+            _fail(f"cannot write the tables: {exc.strerror or exc}")
         raise
     if format is Format.json:
         _out(json.dumps(summary.to_data(), ensure_ascii=False, indent=2))
     else:
-        if summary.records - summary.unreadable - summary.invalid < summary.records:
-            _out("")
+        if summary.unreadable or summary.invalid:
+            _out("")  # after the list of broken records
         _out(summary.text())
     raise typer.Exit(EXIT_FINDINGS if summary.unreadable or summary.invalid else EXIT_OK)
 

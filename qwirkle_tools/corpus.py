@@ -165,7 +165,7 @@ def _rows(report: Report, size: int, analyse: bool) -> GameRows:
         placed = turn.tiles if turn.action == "place" else None
         row: Row = {
             "game": where, "turn": i + 1, "seat": p,
-            "position": (p - first) % n + 1 if seated and first is not None else None,
+            "position": _position(p, first, n) if seated else None,
             "player": names[p] if seated else None, "action": turn.action,
             "tiles": len(placed) if placed is not None else turn.exchange_size if turn.action == "exchange" else
             0 if turn.action == "pass" else None,
@@ -189,7 +189,7 @@ def _rows(report: Report, size: int, analyse: bool) -> GameRows:
     game.update(
         first_seat=first,
         winner=names[winner] if winner is not None else None, winner_seat=winner,
-        winner_position=(winner - first) % n + 1 if winner is not None and first is not None else None,
+        winner_position=_position(winner, first, n) if winner is not None else None,
         tie=tie, margin=ranked[0] - ranked[1] if n > 1 else None, turns=len(record.turns),
         placements=counts["place"], exchanges=counts["exchange"], passes=counts["pass"],
         qwirkles=qwirkles, lead_changes=changes,
@@ -315,7 +315,7 @@ class Stats:
     codes: Counter[str] = field(default_factory=Counter)
     code_games: Counter[str] = field(default_factory=Counter)
     players: dict[str, _PlayerTotals] = field(default_factory=dict)
-    missed_values: Counter[int] = field(default_factory=Counter)  # points a missed-Qwirkle turn lost
+    missed_cost: _Spread = field(default_factory=_Spread)  # points lost on turns that missed a Qwirkle
 
     def add(self, rows: GameRows) -> None:
         self.records += 1
@@ -355,7 +355,7 @@ class Stats:
             if t.get("missed_qwirkle"):
                 totals.missed += 1
                 if t["best_score"] is not None:
-                    self.missed_values[_int(t["points_lost"])] += 1
+                    self.missed_cost.add(_int(t["points_lost"]))
         self.analysed = self.analysed or any("best_score" in t for t in rows.turns)
 
     def to_data(self) -> dict[str, object]:
@@ -377,8 +377,7 @@ class Stats:
                               for c, k in sorted(self.codes.items(), key=lambda kv: (-kv[1], kv[0]))],
         }
         if self.analysed:
-            missed = _Spread(self.missed_values).summary()
-            data["missed_qwirkle_cost"] = missed
+            data["missed_qwirkle_cost"] = self.missed_cost.summary()
             data["players"] = [
                 {"player": name, "games": p.games, "turns": p.turns, "analysed_turns": p.analysed,
                  "missed_qwirkles": p.missed, "points_lost": p.lost,
@@ -437,6 +436,11 @@ class Stats:
             if len(players) > max_players:
                 out.append(f"  ... and {len(players) - max_players} more players")
         return "\n".join(out)
+
+
+def _position(seat: int, first: int | None, players: int) -> int | None:
+    """A seat's place in the turn order (1 for the ``first`` seat to move)."""
+    return (seat - first) % players + 1 if first is not None else None
 
 
 def _ordinal(n: int) -> str:

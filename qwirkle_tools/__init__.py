@@ -5,10 +5,11 @@ modules are:
 
 * :mod:`~qwirkle_tools.tiles`: tiles and their text forms;
 * :mod:`~qwirkle_tools.board`: the board and placements;
+* :mod:`~qwirkle_tools.lines`: what a line is, whether it is valid, what it scores;
 * :mod:`~qwirkle_tools.rules`: legality and scoring of a placement;
 * :mod:`~qwirkle_tools.movegen`: every legal move for a rack;
 * :mod:`~qwirkle_tools.record`: the record format, load and dump;
-* :mod:`~qwirkle_tools.replay`: replay with bookkeeping checks;
+* :mod:`~qwirkle_tools.engine`: the game state, strict and lenient play, replays;
 * :mod:`~qwirkle_tools.validate`: files, folders and corpora to findings;
 * :mod:`~qwirkle_tools.rescore`: per-turn score tables and corrected records;
 * :mod:`~qwirkle_tools.simulate`: self-play games.
@@ -21,9 +22,10 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .board import Board, Placement
+    from .engine import Game, GameState, History, IllegalMoveError, TurnResult, replay
+    from .errors import QwirkleError
     from .findings import CODES, Finding
     from .record import Record, RecordError, Turn, dumps, from_data, loads
-    from .replay import GameState, TurnResult
     from .rules import Rules, ScoreBreakdown, Violation, judge
     from .tiles import Tile, TileError
 
@@ -32,7 +34,8 @@ if TYPE_CHECKING:
 _LAZY = {
     "Board": "board", "Placement": "board", "CODES": "findings", "Finding": "findings",
     "Record": "record", "RecordError": "record", "Turn": "record", "dumps": "record",
-    "from_data": "record", "loads": "record", "GameState": "replay", "TurnResult": "replay",
+    "from_data": "record", "loads": "record", "Game": "engine", "GameState": "engine", "History": "engine",
+    "IllegalMoveError": "engine", "TurnResult": "engine", "replay": "engine", "QwirkleError": "errors",
     "Rules": "rules", "ScoreBreakdown": "rules", "Violation": "rules", "judge": "rules",
     "Tile": "tiles", "TileError": "tiles",
 }
@@ -51,8 +54,12 @@ __all__ = [
     "CODES",
     "Board",
     "Finding",
+    "Game",
     "GameState",
+    "History",
+    "IllegalMoveError",
     "Placement",
+    "QwirkleError",
     "Record",
     "RecordError",
     "Rules",
@@ -67,4 +74,5 @@ __all__ = [
     "from_data",
     "judge",
     "loads",
+    "replay",
 ]

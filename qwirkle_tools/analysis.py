@@ -21,22 +21,30 @@ still a missed Qwirkle; nothing else is judged. On every record:
 
 Accuracy, per player: points scored as a share of the best available, over
 the turns whose whole rack was known (``None`` when there were none).
-The analysis needs the board: turns after a score-sheet turn (tiles
-unknown) are not analysed.
+A score-sheet turn (score written, tiles not) is judged by its claim: the
+points lost are the best score less the claim, and since a line of six
+scores at least 6 plus the Qwirkle bonus (12 by default), a claim of c points
+made at most c // 12 Qwirkles; a missed Qwirkle is flagged only when the best
+move completes more than that. The analysis needs the board: turns after a
+score-sheet turn are not analysed.
+
+Everything is read off one replay (:class:`~qwirkle_tools.engine.History`):
+pass one to :func:`analyse` to share it with the charts and tables.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from .board import Placement, key_cell
-from .movegen import Move, RawMove, generate_raw
-from .record import Record
-from .replay import GameState, initial_state, replay
-from .rules import LINE_MAX, lines_through
-from .tiles import COPIES, TILE_COUNT, TILES, Tile
+from .board import Placement, format_move, key_cell
+from .engine import History, replay
+from .errors import QwirkleError
+from .lines import LINE_MAX, completing_tile, lines_through
+from .movegen import Move, RawMove, generate, generate_raw
+from .record import Record, Turn, placements_data
+from .tiles import COPIES, TILE_COUNT, TILES, Tile, format_tiles
 
 RackSource = str  # "recorded", "deduced", "placed-tiles", "unknown"
 
@@ -143,82 +151,50 @@ class Analysis:
 
 
 def move_data(move: Move, score: int | None = None) -> dict[str, object]:
-    return {"tiles": [{"tile": str(p.tile), "x": p.x, "y": p.y} for p in move.tiles],
-            "score": move.score if score is None else score, "qwirkles": move.qwirkles}
+    return {"tiles": placements_data(move.tiles), "score": move.score if score is None else score,
+            "qwirkles": move.qwirkles}
 
 
-ALL_TILES = Counter({t: COPIES for t in range(len(TILES))})
+def analyse(game: Record | History) -> Analysis:
+    """The analysis of every turn of a record (or of its replay) and a summary per player."""
+    return Analysis(*_analyse(game if isinstance(game, History) else replay(game)))
 
 
-def known_rack(record: Record, state: GameState, index: int) -> tuple[list[int] | None, RackSource]:
-    """The whole rack of the player to move at turn ``index`` (0-based), if known."""
-    turn = record.turns[index]
-    p = turn.player
-    if turn.rack is not None:
-        return list(turn.rack), "recorded"
-    rack = state.racks[p] if p < len(state.racks) else None
-    if rack is not None:
-        return list(rack), "deduced"
-    if len(record.players) == 2 and state.bag == 0 and state.board_known:
-        other = state.racks[1 - p]
-        if other is not None:
-            rest = ALL_TILES - Counter(state.board.cells.values()) - Counter(other)
-            tiles = sorted(rest.elements())
-            size = state.rack_sizes[p]
-            if size is None or size == len(tiles):
-                return tiles, "deduced"
-    return None, "unknown"
-
-
-def _missing_tile(tiles: Sequence[int]) -> int | None:
-    """The one tile that completes a valid line of five."""
-    colours = {t // 6 for t in tiles}
-    shapes = {t % 6 for t in tiles}
-    if len(colours) == 1:
-        (c,) = colours
-        rest = set(range(6)) - shapes
-        return c * 6 + rest.pop() if len(rest) == 1 else None
-    if len(shapes) == 1:
-        (s,) = shapes
-        rest = set(range(6)) - colours
-        return rest.pop() * 6 + s if len(rest) == 1 else None
-    return None
-
-
-def analyse(record: Record) -> Analysis:
-    """The analysis of every turn of ``record`` and a summary per player."""
-    return Analysis(*_analyse(record))
-
-
-def _analyse(record: Record) -> tuple[tuple[TurnAnalysis, ...], tuple[PlayerSummary, ...], tuple[str, ...]]:
+def _analyse(history: History) -> tuple[tuple[TurnAnalysis, ...], tuple[PlayerSummary, ...], tuple[str, ...]]:
+    record = history.record
     rules = record.rules
-    results = list(replay(record))
-    before = [initial_state(record)] + [r.state for r in results[:-1]]
+    qwirkle_points = LINE_MAX + rules.qwirkle_bonus  # the least a move completing a line of six scores
     turns: list[TurnAnalysis] = []
     open_fives: dict[int, list[tuple[tuple[int, ...], int]]] = {}  # turn index -> lines of five left
-    for i, (result, state) in enumerate(zip(results, before)):
-        turn = record.turns[i]
+    for result in history:
+        i = result.index
+        turn = result.turn
+        assert turn is not None
         p = turn.player
+        state = history.before(i)
+        after = result.state
+        assert after is not None
         placed_keys = [pl.key for pl in turn.tiles] if turn.tiles else []
-        qwirkles = result.score.qwirkles if result.score is not None and turn.action == "place" else 0
-        played = result.points if result.score is not None or turn.action != "place" else None
+        qwirkles = result.qwirkles or 0
+        played = result.computed if result.computed is not None else turn.score
+        sheet = turn.action == "place" and turn.tiles is None  # a score-sheet turn: judged by its claim
         gift = None
         if len(state.board) > TILE_COUNT:  # only illegal moves do that; generating moves would take ever longer
             turns.append(TurnAnalysis(i + 1, p, turn.action, "unknown", played, qwirkles,
                                       note=f"not analysed: the board holds more than the game's {TILE_COUNT} tiles"))
             continue
         if i - 1 in open_fives and placed_keys and state.board_known:
-            after = result.state.board.cells
+            after_cells = after.board.cells
             for five, missing in open_fives[i - 1]:
-                for six in lines_through(after, placed_keys, LINE_MAX):
+                for six in lines_through(after_cells, placed_keys, LINE_MAX):
                     if set(five) <= set(six):
                         gift = (five, missing)
-        if placed_keys and state.board_known and result.state.board_known:
-            after_cells = result.state.board.cells
+        if placed_keys and state.board_known and after.board_known:
+            after_cells = after.board.cells
             on_table = Counter(after_cells.values())
             fives = []
             for line in lines_through(after_cells, placed_keys, LINE_MAX - 1):
-                need = _missing_tile([after_cells[k] for k in line])
+                need = completing_tile([after_cells[k] for k in line])
                 if need is not None and on_table[need] < COPIES:
                     fives.append((line, need))
             if fives:
@@ -226,17 +202,17 @@ def _analyse(record: Record) -> tuple[tuple[TurnAnalysis, ...], tuple[PlayerSumm
         if gift is not None and turns:
             giver = turns[-1]
             five, missing = gift
-            turns[-1] = _with_gift(giver, Gift(tuple(key_cell(k) for k in five), TILES[missing], i + 1))
+            turns[-1] = replace(giver, gift=Gift(tuple(key_cell(k) for k in five), TILES[missing], i + 1))
 
         if not state.board_known:
             turns.append(TurnAnalysis(i + 1, p, turn.action, "unknown", played, qwirkles,
                                       note="not analysed: the board is not known (an earlier turn's tiles are not recorded)"))
             continue
-        if p >= len(record.players) or state.ended:
+        if p >= len(record.players) or state.ended or any(f.code == "after-end" for f in result.findings):
             turns.append(TurnAnalysis(i + 1, p, turn.action, "unknown", played, qwirkles,
                                       note="not analysed: a turn after the end or by a seat that does not exist"))
             continue
-        rack, source = known_rack(record, state, i)
+        rack, source = history.known_rack(i)
         cells = state.board.cells
         if rack is None:
             if turn.tiles:
@@ -250,23 +226,27 @@ def _analyse(record: Record) -> tuple[tuple[TurnAnalysis, ...], tuple[PlayerSumm
                                           note="not analysed: the rack is not known"))
             continue
         raw = generate_raw(cells, rack, rules, largest_first=not cells)
-        going_out = state.bag == 0
-        scores = [s + (rules.end_bonus if going_out and len(tiles) == len(rack) else 0) for s, _, _, tiles in raw]
+        bag = state.bag
+        scores = [s + (rules.end_points(len(rack) - len(tiles), bag) if bag is not None else 0)
+                  for s, _, _, tiles in raw]
         best_score = max(scores, default=0)
         best = _move(raw[scores.index(best_score)]) if raw else None
         value = played if played is not None else 0
         rank = 1 + sum(1 for s in scores if s > value) if turn.action == "place" else len(raw) + 1
+        # a claim of c points made at most c // qwirkle_points Qwirkles
+        made = value // qwirkle_points if sheet else qwirkles
         turns.append(TurnAnalysis(
             i + 1, p, turn.action, source, played, qwirkles, best, best_score,
-            max(0, best_score - value), rank, len(raw), _missed(raw, qwirkles),
+            max(0, best_score - value), rank, len(raw), _missed(raw, made),
         ))
     summaries = []
+    final = history.totals
     for p, player in enumerate(record.players):
         mine = [t for t in turns if t.player == p]
         analysed = [t for t in mine if t.best_score is not None]
         summaries.append(PlayerSummary(
             name=player.name,
-            score=results[-1].state.scores[p] if results else 0,
+            score=final[p] if p < len(final) else 0,
             analysed_turns=len(analysed),
             points_lost=sum(t.points_lost or 0 for t in analysed),
             best_available=sum(t.best_score or 0 for t in analysed),
@@ -294,21 +274,15 @@ def _missed(moves: list[RawMove], played_qwirkles: int) -> Move | None:
     return _move(next(m for m in moves if m[1] == most))  # moves come best score first
 
 
-def _with_gift(t: TurnAnalysis, gift: Gift) -> TurnAnalysis:
-    from dataclasses import replace
-
-    return replace(t, gift=gift)
-
-
 def iter_flags(analysis: Analysis) -> Iterator[str]:
     """One readable line per flagged turn."""
     for t in analysis.flagged:
         for flag in t.flags:
             if flag == "missed-qwirkle" and t.missed_qwirkle is not None:
                 m = t.missed_qwirkle
-                detail = f"{_move_text(m)} makes {m.qwirkles} Qwirkle{'s' if m.qwirkles > 1 else ''}, {m.score} points"
+                detail = f"{format_move(m.tiles)} makes {m.qwirkles} Qwirkle{'s' if m.qwirkles > 1 else ''}, {m.score} points"
             elif flag == "could-place" and t.best is not None:
-                detail = f"{t.action} while {_move_text(t.best)} scores {t.best_score}"
+                detail = f"{t.action} while {format_move(t.best.tiles)} scores {t.best_score}"
             elif flag == "qwirkle-gift" and t.gift is not None:
                 detail = (f"left a line of five open for {t.gift.missing}; turn {t.gift.completed_at} completed it")
             else:
@@ -316,19 +290,31 @@ def iter_flags(analysis: Analysis) -> Iterator[str]:
             yield f"turn {t.turn}: {flag}: {detail}"
 
 
-def _move_text(move: Move) -> str:
-    return " ".join(f"{p.tile.short}@{p.x},{p.y}" for p in move.tiles)
-
-
-def placements_text(tiles: Sequence[Placement]) -> str:
-    return " ".join(f"{p.tile.short}@{p.x},{p.y}" for p in tiles)
-
-
 TOOL = "qwirkle-tools"
 ACCURACY = "points scored as a share of the best score available, over the turns whose whole rack was known"
 
 
-def annotated(record: Record, analysis: Analysis | None = None) -> dict[str, object]:
+def summary_data(analysis: Analysis) -> dict[str, object]:
+    """The record-level ``analysis`` object :func:`annotated` writes: the tool,
+    its version, what accuracy means, a summary per player, the flagged turns."""
+    from . import __version__
+
+    return {
+        "tool": TOOL, "version": __version__, "accuracy": ACCURACY,
+        "players": [s.to_data() for s in analysis.players],
+        "flagged_turns": [t.turn for t in analysis.flagged],
+        "notes": list(analysis.notes),
+    }
+
+
+def analysis_data(analysis: Analysis) -> dict[str, object]:
+    """The whole analysis as JSON data (``annotate --format json``): the
+    summary of :func:`summary_data` and every turn's analysis."""
+    turns = [{"turn": t.turn, "player": t.player, **t.to_data()} for t in analysis.turns]
+    return {**summary_data(analysis), "turns": turns}
+
+
+def annotated(game: Record | History, analysis: Analysis | None = None) -> dict[str, object]:
     """The record as JSON data with the analysis written in.
 
     Each turn gets an ``analysis`` object, the record a top-level
@@ -336,21 +322,15 @@ def annotated(record: Record, analysis: Analysis | None = None) -> dict[str, obj
     analysis is replaced; nothing else changes (``comment`` fields included),
     so annotating an annotated record gives the same data.
     """
-    from . import __version__
-
+    record = game.record if isinstance(game, History) else game
     if analysis is None:
-        analysis = analyse(record)
+        analysis = analyse(game)
     data = record.to_data()
     turns = data["turns"]
     assert isinstance(turns, list)
     for turn_data, ta in zip(turns, analysis.turns):
         turn_data["analysis"] = ta.to_data()
-    data["analysis"] = {
-        "tool": TOOL, "version": __version__, "accuracy": ACCURACY,
-        "players": [s.to_data() for s in analysis.players],
-        "flagged_turns": [t.turn for t in analysis.flagged],
-        "notes": list(analysis.notes),
-    }
+    data["analysis"] = summary_data(analysis)
     return data
 
 
@@ -367,3 +347,70 @@ def summary_text(analysis: Analysis) -> str:
     lines.extend(f"  {line}" for line in flags)
     lines.extend(analysis.notes)
     return "\n".join(lines)
+
+
+class AnalysisError(QwirkleError):
+    """A question the record cannot answer (a board or a rack it does not give)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LegalMoves:
+    """Every legal move at a turn, best first, for the rack given or known."""
+
+    turn: int
+    rack: tuple[Tile, ...]
+    moves: tuple[Move, ...]
+
+    def to_data(self, limit: int = 0) -> dict[str, object]:
+        shown = self.moves[:limit] if limit else self.moves
+        return {"turn": self.turn, "rack": [str(t) for t in self.rack],
+                "moves": [move_data(m) for m in shown]}
+
+    def text(self, limit: int = 0) -> str:
+        shown = self.moves[:limit] if limit else self.moves
+        lines = [f"turn {self.turn}: rack {format_tiles(self.rack)}: {len(self.moves)} legal moves"]
+        for m in shown:
+            q = f"  {m.qwirkles} Qwirkle{'s' if m.qwirkles > 1 else ''}" if m.qwirkles else ""
+            lines.append(f"{m.score:>4}  {format_move(m.tiles)}{q}")
+        return "\n".join(lines)
+
+
+def legal_moves(history: History, turn: int, rack: Sequence[int] | None = None) -> LegalMoves:
+    """Every legal move for the player to move at ``turn`` (1-based; one past
+    the last turn for the position after it), on the board before that turn,
+    best first. The rack is ``rack`` if given, else the one the record gives
+    or implies; on an empty board the opening rule applies (largest group).
+
+    Raises:
+        AnalysisError: ``turn`` is out of range, or the board or the rack is
+            not known.
+    """
+    last = len(history.record.turns) + 1
+    if not 1 <= turn <= last:
+        raise AnalysisError(f"--turn must be 1 to {last}, not {turn}")
+    state = history.state(turn - 1)
+    if not state.board_known:
+        raise AnalysisError(f"the board before turn {turn} is not known (an earlier turn's tiles are not recorded)")
+    if rack is None:
+        if turn == last:
+            raise AnalysisError("after the last turn, give the rack with --rack")
+        known, _ = history.known_rack(turn - 1)
+        if known is None:
+            raise AnalysisError(f"the rack at turn {turn} is not known; give it with --rack")
+        rack = known
+    cells = state.board.cells
+    found = generate(cells, rack, history.record.rules, largest_first=not cells)
+    return LegalMoves(turn, tuple(TILES[t] for t in rack), tuple(found))
+
+
+def recorded_missed_qwirkle(turn: Turn) -> tuple[Placement, ...]:
+    """The missed Qwirkle an annotated turn records (see :meth:`TurnAnalysis.to_data`),
+    or nothing when it records none or something unreadable."""
+    found = turn.extra.get("analysis")
+    missed = found.get("missed_qwirkle") if isinstance(found, dict) else None
+    if not isinstance(missed, dict):
+        return ()
+    try:
+        return tuple(Placement(Tile.parse(t["tile"]), int(t["x"]), int(t["y"])) for t in missed["tiles"])
+    except (KeyError, TypeError, ValueError):
+        return ()

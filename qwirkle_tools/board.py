@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from types import MappingProxyType
 from typing import NamedTuple
 
+from .errors import QwirkleError
 from .tiles import TILES, Tile
 
 COORD_LIMIT = 1_000_000
@@ -44,6 +45,10 @@ def cell_text(key: int) -> str:
     return f"({x},{y})"
 
 
+class PlacementError(QwirkleError, ValueError):
+    """A text that is no placement; the message quotes it."""
+
+
 class Placement(NamedTuple):
     """A tile put on a cell: ``Placement(Tile.parse("rc"), 0, 0)``."""
 
@@ -62,11 +67,32 @@ class Placement(NamedTuple):
             x, y = where.split(",")
             return cls(Tile.parse(name), int(x), int(y))
         except ValueError as exc:
-            raise ValueError(f"bad placement {text!r}: write tile@x,y ({exc})") from None
+            raise PlacementError(f"bad placement {text!r}: write tile@x,y ({exc})") from None
+
+    @property
+    def short(self) -> str:
+        """The short text form, ``rc@0,0``, for typing at a terminal (parsed by :meth:`parse` too)."""
+        return f"{self.tile.short}@{self.x},{self.y}"
 
     @property
     def key(self) -> int:
         return (self.x << _SHIFT) + self.y
+
+
+def format_move(placements: Iterable[Placement], short: bool = True) -> str:
+    """Placements as one text, separated by spaces: ``"rc@0,0 rx@1,0"``
+    (the long tile form with ``short=False``); :func:`parse_move` reads it back."""
+    return " ".join(p.short if short else str(p) for p in placements)
+
+
+def parse_move(text: str) -> tuple[Placement, ...]:
+    """Placements from a text as :func:`format_move` writes it (either tile
+    form, separated by spaces).
+
+    Raises:
+        ValueError: a placement that cannot be read; the message quotes it.
+    """
+    return tuple(Placement.parse(part) for part in text.split())
 
 
 class Board(Mapping[tuple[int, int], Tile]):

@@ -1,7 +1,8 @@
 """Charts of one game: the score race, the lead, the points of each turn.
 
-The data comes first and is plain: :func:`progression_data` replays a record
-into a :class:`ChartData` (no plotting library involved), which the chart
+The data comes first and is plain: :func:`progression_data` reads a replay
+(:class:`~qwirkle_tools.engine.History`, or a record, which it replays) into
+a :class:`ChartData` (no plotting library involved), which the chart
 functions draw. Each chart takes a record or its :class:`ChartData` and an
 optional matplotlib ``ax`` to draw on, and returns the figure; none of them
 shows anything or writes a file (see :func:`save`). matplotlib is imported
@@ -21,13 +22,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .engine import History, LeadChange, replay
 from .fileio import write_atomic
 from .record import Record
-from .replay import replay
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
+
+    from .analysis import Analysis
 
 __all__ = [
     "PALETTE",
@@ -39,6 +42,7 @@ __all__ = [
     "lead",
     "progression",
     "progression_data",
+    "render",
     "save",
     "turns",
 ]
@@ -61,14 +65,6 @@ class QwirkleMark:
     player: int
     score: int
     count: int
-
-
-@dataclass(frozen=True, slots=True)
-class LeadChange:
-    """The turn after which ``leader`` holds the lead alone, taken from another player."""
-
-    turn: int
-    leader: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,13 +181,14 @@ def _points_lost(extra: object) -> int | None:
 _MAX_POINTS = 100_000  # the record format's largest score
 
 
-def progression_data(record: Record) -> ChartData:
-    """Replay ``record`` into the data the charts draw.
+def progression_data(game: Record | History, analysis: Analysis | None = None) -> ChartData:
+    """The data the charts draw, from a replay (or a record, replayed here).
 
     Works on any record the reader accepts: fully recorded games, score
     sheets (claimed scores only; their Qwirkles are not known, so none are
     marked) and records with illegal moves (replayed as the validator does,
-    so totals are the computed ones where the tiles are known).
+    so totals are the computed ones where the tiles are known). Points lost
+    come from ``analysis`` when given, else from the record's annotations.
 
     >>> from qwirkle_tools.record import from_data
     >>> record = from_data({"format": "qwirkle-record", "version": 1,
@@ -204,45 +201,40 @@ def progression_data(record: Record) -> ChartData:
     >>> data.lead_changes
     (LeadChange(turn=2, leader=1),)
     """
+    history = game if isinstance(game, History) else replay(game, positions=False)
+    record = history.record
     n = len(record.players)
-    series: list[list[tuple[int, int]]] = [[(0, 0)] for _ in range(n)]
+    lost = {t.turn - 1: t.points_lost for t in analysis.turns} if analysis is not None else None
+    series: list[list[tuple[int, int]]] = [[(0, s)] for s in history.initial.scores[:n]]
     points: list[list[TurnPoints]] = [[] for _ in range(n)]
     qwirkles: list[QwirkleMark] = []
-    changes: list[LeadChange] = []
-    leader: int | None = None
-    totals: tuple[int, ...] = (0,) * n
-    for result in replay(record):
+    for result in history:
         number = result.index + 1
-        totals = result.state.scores
+        totals = result.totals
         for p in range(n):
             series[p].append((number, totals[p]))
         turn = result.turn
         if turn is not None and 0 <= turn.player < n:
             p = turn.player
-            known = result.score is not None or turn.action != "place"
-            count = result.score.qwirkles if result.score is not None else 0
-            points[p].append(TurnPoints(number, p, turn.action, result.points, count if known else None,
-                                        _points_lost(turn.extra.get("analysis"))))
+            count = result.qwirkles
+            points[p].append(TurnPoints(
+                number, p, turn.action, result.points, count,
+                lost.get(result.index) if lost is not None else _points_lost(turn.extra.get("analysis"))))
             if count:
                 qwirkles.append(QwirkleMark(number, p, totals[p], count))
-        now = _gap(totals)[1] if n else None
-        if now is not None and now != leader:
-            if leader is not None:
-                changes.append(LeadChange(number, now))
-            leader = now
     return ChartData(
-        players=tuple(p.name for p in record.players),
+        players=record.names,
         series=tuple(tuple(s) for s in series),
         qwirkles=tuple(qwirkles),
-        lead_changes=tuple(changes),
-        final=tuple(totals),
+        lead_changes=history.lead_changes(),
+        final=history.totals[:n],
         points=tuple(tuple(p) for p in points),
     )
 
 
 # -- drawing -------------------------------------------------------------------
 
-def _data(record_or_data: Record | ChartData) -> ChartData:
+def _data(record_or_data: Record | History | ChartData) -> ChartData:
     return record_or_data if isinstance(record_or_data, ChartData) else progression_data(record_or_data)
 
 
@@ -285,7 +277,7 @@ def _no_math() -> AbstractContextManager[None]:
     return matplotlib.rc_context({"text.parse_math": False})
 
 
-def progression(record_or_data: Record | ChartData, ax: Axes | None = None) -> Figure:
+def progression(record_or_data: Record | History | ChartData, ax: Axes | None = None) -> Figure:
     """The running total of every player, turn by turn.
 
     One step line per player (the total jumps at the turn that scored it),
@@ -328,7 +320,7 @@ def progression(record_or_data: Record | ChartData, ax: Axes | None = None) -> F
     return fig
 
 
-def lead(record_or_data: Record | ChartData, ax: Axes | None = None) -> Figure:
+def lead(record_or_data: Record | History | ChartData, ax: Axes | None = None) -> Figure:
     """The lead, turn by turn.
 
     With two players, one step line of the first player's total minus the
@@ -381,7 +373,7 @@ def lead(record_or_data: Record | ChartData, ax: Axes | None = None) -> Figure:
     return fig
 
 
-def turns(record_or_data: Record | ChartData, ax: Axes | None = None) -> Figure:
+def turns(record_or_data: Record | History | ChartData, ax: Axes | None = None) -> Figure:
     """The points of every turn, a bar per turn in the player's colour.
 
     Where the record is annotated (``qwirkle annotate``), the points lost on
@@ -435,26 +427,37 @@ def turns(record_or_data: Record | ChartData, ax: Axes | None = None) -> Figure:
     return fig
 
 
-def save(fig: Figure, path: str | os.PathLike[str]) -> None:
-    """Write ``fig`` to ``path`` as PNG or SVG, chosen by the suffix.
+def render(fig: Figure, kind: str) -> bytes:
+    """``fig`` as ``"png"`` or ``"svg"`` bytes.
 
     The same figure gives the same bytes every time: no timestamp or
     software version is written, and SVG element ids come from a fixed salt.
     SVG text is kept as text (searchable, selectable), not as glyph outlines.
-    The file is written atomically (see :func:`qwirkle_tools.fileio.write_atomic`).
+
+    Raises:
+        ValueError: ``kind`` is neither ``png`` nor ``svg``.
+    """
+    import matplotlib
+
+    buffer = io.BytesIO()
+    if kind == "svg":
+        with matplotlib.rc_context({"svg.hashsalt": _SVG_SALT, "svg.fonttype": "none"}):
+            fig.savefig(buffer, format="svg", metadata={"Date": None})
+    elif kind == "png":
+        fig.savefig(buffer, format="png", dpi=_PNG_DPI, metadata={"Software": None})
+    else:
+        raise ValueError(f"unknown picture format {kind!r}; use png or svg")
+    return buffer.getvalue()
+
+
+def save(fig: Figure, path: str | os.PathLike[str]) -> None:
+    """Write ``fig`` to ``path`` as PNG or SVG, chosen by the suffix (see
+    :func:`render`), atomically (see :func:`qwirkle_tools.fileio.write_atomic`).
 
     Raises:
         ValueError: the suffix is neither ``.png`` nor ``.svg``.
     """
-    import matplotlib
-
     suffix = Path(path).suffix.lower()
-    buffer = io.BytesIO()
-    if suffix == ".svg":
-        with matplotlib.rc_context({"svg.hashsalt": _SVG_SALT, "svg.fonttype": "none"}):
-            fig.savefig(buffer, format="svg", metadata={"Date": None})
-    elif suffix == ".png":
-        fig.savefig(buffer, format="png", dpi=_PNG_DPI, metadata={"Software": None})
-    else:
+    if suffix not in (".png", ".svg"):
         raise ValueError(f"{os.fspath(path)!r}: unknown chart format {suffix or '(no suffix)'!r}; use .png or .svg")
-    write_atomic(path, buffer.getvalue())
+    write_atomic(path, render(fig, suffix[1:]))

@@ -13,19 +13,19 @@ library errors to a message and an exit code:
 from __future__ import annotations
 
 import enum
+import functools
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
 import typer
 
+from .errors import QwirkleError
+
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
-
-    from .record import Record
-    from .replay import GameState, TurnResult
-    from .validate import Report
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 3
 
@@ -59,7 +59,29 @@ def _out(line: str) -> None:
     sys.stdout.write(line + "\n")
 
 
-@app.command()
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def command(fn: F) -> F:
+    """An app command whose library errors become a message and an exit code:
+    every :class:`~qwirkle_tools.errors.QwirkleError` (details first, then
+    ``qwirkle: MESSAGE``, exit code as the error says)."""
+
+    @functools.wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except QwirkleError as exc:
+            for line in exc.details:
+                typer.echo(line, err=True)
+            typer.echo(f"qwirkle: {exc}", err=True)
+            raise typer.Exit(exc.exit_code) from None
+
+    app.command()(run)
+    return fn
+
+
+@command
 def validate(
     paths: Annotated[list[Path], typer.Argument(help="Record files, folders, or .jsonl corpora.", show_default=False)],
     format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.text,
@@ -77,66 +99,34 @@ def validate(
     """
     import json
 
-    from .validate import InputError
+    from .validate import InputError, Tally
     from .validate import validate as run
 
-    records = invalid = errors = warnings = 0
+    tally = Tally()
     first = True
     if format is Format.json:
         sys.stdout.write('{"records": [')
     try:
         for report in run(paths):
-            records += 1
-            invalid += not report.valid
-            for f in report.findings:
-                if f.severity == "error":
-                    errors += 1
-                else:
-                    warnings += 1
+            tally.add(report)
             if format is Format.json:
                 sys.stdout.write(("" if first else ",") + "\n  " + json.dumps(report.to_data(), ensure_ascii=False))
                 first = False
             elif not quiet:
                 for f in report.findings:
-                    turn = f"turn {f.turn}: " if f.turn is not None else " "
-                    _out(f"{report.where}:{turn}{f.code}: {f.message}")
+                    _out(f.line(report.where))
     except InputError as exc:
         if format is Format.json:
             sys.stdout.write("\n]}\n")
         _fail(str(exc))
-    summary = (f"{records} record{'s' if records != 1 else ''}: {records - invalid} valid, {invalid} invalid "
-               f"({errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''})")
     if format is Format.json:
-        sys.stdout.write("\n], \"summary\": " + json.dumps({
-            "records": records, "valid": records - invalid, "invalid": invalid,
-            "errors": errors, "warnings": warnings}) + "}\n")
+        sys.stdout.write("\n], \"summary\": " + json.dumps(tally.to_data()) + "}\n")
     else:
-        _out(summary)
-    raise typer.Exit(EXIT_FINDINGS if invalid else EXIT_OK)
+        _out(tally.text())
+    raise typer.Exit(EXIT_FINDINGS if tally.invalid else EXIT_OK)
 
 
-def _read_one(path: Path) -> tuple[Record, Report]:
-    """A single record from a file, or exit: 2 if unreadable, 1 if invalid."""
-    from .validate import InputError, check_source, sources
-
-    try:
-        found = list(sources([path]))
-    except InputError as exc:
-        _fail(str(exc))
-    if len(found) != 1 or found[0].index:
-        _fail(f"{path}: expected a .json file holding one record, not a .jsonl corpus")
-    report = check_source(found[0], exact=True)  # it may be written back
-    blocking = [f for f in report.findings if f.code in ("json", "too-large", "schema")]
-    if report.record is None or blocking:
-        for f in blocking or report.findings:
-            turn = f"turn {f.turn}: " if f.turn is not None else " "
-            typer.echo(f"{report.where}:{turn}{f.code}: {f.message}", err=True)
-        typer.echo(f"qwirkle: {path}: not a readable record; fix the errors above first", err=True)
-        raise typer.Exit(EXIT_FINDINGS)
-    return report.record, report
-
-
-@app.command()
+@command
 def rescore(
     file: Annotated[Path, typer.Argument(help="A record file (.json).", show_default=False)],
     format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.text,
@@ -157,30 +147,27 @@ def rescore(
     """
     import json
 
-    from . import rescore as rs
+    from .engine import replay
     from .record import dumps
+    from .rescore import corrected
+    from .rescore import rescore as run
+    from .validate import read_record
 
     target = _target(output, file, in_place, force)
-    record, _ = _read_one(file)
-    rows = rs.rescore(record)
+    history = replay(read_record(file), positions=False)
+    rescoring = run(history)
     if format is Format.json:
-        _out(json.dumps({"players": [p.name for p in record.players],
-                         "turns": [r.to_data() for r in rows],
-                         "totals": list(rows[-1].totals) if rows else [0] * len(record.players)},
-                        ensure_ascii=False, indent=2))
+        _out(json.dumps(rescoring.to_data(), ensure_ascii=False, indent=2))
     else:
-        _out(rs.table(record, rows))
+        _out(rescoring.text())
     if target is not None:
-        _write(target, dumps(rs.corrected(record)))
-    totals = rows[-1].totals if rows else ()
-    claimed = record.result.scores if record.result is not None else None
-    wrong = any(r.differs for r in rows) or (claimed is not None and tuple(claimed) != tuple(totals))
-    raise typer.Exit(EXIT_FINDINGS if wrong else EXIT_OK)
+        _write(target, dumps(corrected(history)))
+    raise typer.Exit(EXIT_FINDINGS if rescoring.wrong else EXIT_OK)
 
 
 def _target(output: Path | None, file: Path | None, in_place: bool, force: bool) -> Path | None:
     """Where to write, once it is safe (see :func:`qwirkle_tools.fileio.check_output`)."""
-    from .fileio import OutputError, check_output
+    from .fileio import check_output
 
     if in_place:
         if file is None or (output is not None and output != file):
@@ -188,13 +175,10 @@ def _target(output: Path | None, file: Path | None, in_place: bool, force: bool)
         output = file
     if output is None:
         return None
-    try:
-        return check_output(output, [file] if file is not None else [], force=force, in_place=in_place)
-    except OutputError as exc:
-        _fail(str(exc))
+    return check_output(output, [file] if file is not None else [], force=force, in_place=in_place)
 
 
-def _write(target: Path, text: str) -> None:
+def _write(target: Path, text: str | bytes) -> None:
     from .fileio import write_atomic
 
     try:
@@ -204,7 +188,7 @@ def _write(target: Path, text: str) -> None:
     typer.echo(f"wrote {target}", err=True)
 
 
-@app.command()
+@command
 def moves(
     file: Annotated[Path, typer.Argument(help="A record file (.json).", show_default=False)],
     turn: Annotated[int, typer.Option("--turn", "-t", help="List the moves for the player to move at this turn (1-based).")],
@@ -223,44 +207,22 @@ def moves(
     """
     import json
 
-    from .analysis import known_rack
-    from .movegen import generate
-    from .replay import initial_state, replay
-    from .tiles import TILES, TileError, parse_tiles
+    from .analysis import legal_moves
+    from .engine import replay
+    from .tiles import TileError, parse_tiles
+    from .validate import read_record
 
-    record, _ = _read_one(file)
-    if not 1 <= turn <= len(record.turns) + 1:
-        _fail(f"--turn must be 1 to {len(record.turns) + 1}, not {turn}")
-    state = initial_state(record)
-    for result in replay(record):
-        if result.index + 1 >= turn:
-            break
-        state = result.state
-    if not state.board_known:
-        _fail(f"the board before turn {turn} is not known (an earlier turn's tiles are not recorded)")
+    tiles = None
     if rack is not None:
         try:
             tiles = [int(t) for t in parse_tiles(rack)]
         except TileError as exc:
             _fail(f"--rack: {exc}")
-    elif turn <= len(record.turns):
-        found, _source = known_rack(record, state, turn - 1)
-        if found is None:
-            _fail(f"the rack at turn {turn} is not known; give it with --rack")
-        tiles = found
-    else:
-        _fail("after the last turn, give the rack with --rack")
-    found_moves = generate(state.board, tiles, record.rules, largest_first=not state.board)
-    shown = found_moves[:limit] if limit else found_moves
+    found = legal_moves(replay(read_record(file)), turn, tiles)
     if format is Format.json:
-        _out(json.dumps({"turn": turn, "rack": [str(TILES[t]) for t in tiles],
-                         "moves": [{"tiles": [{"tile": str(p.tile), "x": p.x, "y": p.y} for p in m.tiles],
-                                    "score": m.score, "qwirkles": m.qwirkles} for m in shown]}))
-        return
-    _out(f"turn {turn}: rack {' '.join(TILES[t].short for t in tiles)}: {len(found_moves)} legal moves")
-    for m in shown:
-        q = f"  {m.qwirkles} Qwirkle{'s' if m.qwirkles > 1 else ''}" if m.qwirkles else ""
-        _out(f"{m.score:>4}  {' '.join(f'{p.tile.short}@{p.x},{p.y}' for p in m.tiles)}{q}")
+        _out(json.dumps(found.to_data(limit)))
+    else:
+        _out(found.text(limit))
 
 
 class TableFormat(str, enum.Enum):
@@ -268,7 +230,7 @@ class TableFormat(str, enum.Enum):
     parquet = "parquet"
 
 
-@app.command()
+@command
 def stats(
     paths: Annotated[list[Path], typer.Argument(help="Record files, folders, or .jsonl corpora.", show_default=False)],
     analyse: Annotated[bool, typer.Option(
@@ -332,7 +294,8 @@ def stats(
             if result.game is None or not result.game["valid"]:
                 if format is Format.text:
                     bar.close()
-                    _out(f"{result.where}: {result.problem}")
+                    first = result.first_error
+                    _out(first.line(result.where) if first is not None else f"{result.where}: invalid")
         bar.close()
         if writer is not None:
             writer.close()
@@ -356,7 +319,7 @@ def stats(
     raise typer.Exit(EXIT_FINDINGS if summary.unreadable or summary.invalid else EXIT_OK)
 
 
-@app.command()
+@command
 def simulate(
     output: Annotated[Path, typer.Option("--output", "-o", help="The corpus to write (.jsonl).", show_default=False)],
     games: Annotated[int, typer.Option("--games", "-g", min=1, help="How many games.")] = 10,
@@ -404,7 +367,7 @@ def simulate(
     typer.echo(f"wrote {target}", err=True)
 
 
-@app.command()
+@command
 def annotate(
     file: Annotated[Path, typer.Argument(help="A record file (.json).", show_default=False)],
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the annotated record here.")] = None,
@@ -425,38 +388,20 @@ def annotate(
     """
     import json
 
-    from .analysis import analyse, annotated, summary_text
+    from .analysis import analyse, analysis_data, annotated, summary_text
+    from .engine import replay
     from .record import dumps
+    from .validate import read_record
 
     target = _target(output, file, in_place, force)
-    record, _ = _read_one(file)
-    analysis = analyse(record)
-    data = annotated(record, analysis)
+    history = replay(read_record(file))
+    analysis = analyse(history)
     if format is Format.json:
-        summary = data["analysis"]
-        assert isinstance(summary, dict)
-        turns = [{"turn": t.turn, "player": t.player, **t.to_data()} for t in analysis.turns]
-        _out(json.dumps({**summary, "turns": turns}, ensure_ascii=False, indent=2))
+        _out(json.dumps(analysis_data(analysis), ensure_ascii=False, indent=2))
     else:
         _out(summary_text(analysis))
     if target is not None:
-        _write(target, dumps(data))
-
-
-def _state_at(record: Record, turn: int | None) -> tuple[GameState, TurnResult | None]:
-    """The board after turn ``turn`` (default: the end) and that turn's result."""
-    from .replay import initial_state, replay
-
-    last = len(record.turns) if turn is None else turn
-    if not 0 <= last <= len(record.turns):
-        _fail(f"--turn must be 0 to {len(record.turns)}, not {last}")
-    state: GameState = initial_state(record)
-    result: TurnResult | None = None
-    for r in replay(record):
-        if r.index + 1 > last:
-            break
-        state, result = r.state, r
-    return state, result
+        _write(target, dumps(annotated(history, analysis)))
 
 
 def _save_figure(fig: Figure, target: Path) -> None:
@@ -471,7 +416,7 @@ def _save_figure(fig: Figure, target: Path) -> None:
     typer.echo(f"wrote {target}", err=True)
 
 
-@app.command()
+@command
 def board(
     file: Annotated[Path, typer.Argument(help="A record file (.json).", show_default=False)],
     turn: Annotated[int | None, typer.Option("--turn", "-t", help="The board after this turn (default: the end).")] = None,
@@ -489,34 +434,18 @@ def board(
 
         qwirkle board sample_games/complete-2p.json --turn 20 -o board.png
     """
-    import os
-
-    from .board import Placement
-    from .pictures import board_figure, board_text
-    from .tiles import Tile
+    from .engine import replay
+    from .pictures import board_figure, board_text, board_view
+    from .validate import read_record
 
     target = _target(output, file, False, force)
-    record, _ = _read_one(file)
-    state, result = _state_at(record, turn)
-    if not state.board_known:
-        _fail(f"{file}: the board after turn {state.turns_played} is not known (an earlier turn's tiles are not recorded)")
-    last = tuple(result.turn.tiles or ()) if result is not None and result.turn is not None else ()
-    ghosts: list[Placement] = []
-    if result is not None and result.turn is not None:
-        analysis = result.turn.extra.get("analysis")
-        missed = analysis.get("missed_qwirkle") if isinstance(analysis, dict) else None
-        if isinstance(missed, dict):
-            try:
-                ghosts = [Placement(Tile.parse(t["tile"]), int(t["x"]), int(t["y"])) for t in missed["tiles"]]
-            except (KeyError, TypeError, ValueError):
-                ghosts = []
-    n = state.turns_played
+    view = board_view(replay(read_record(file)), turn)
     if target is None:
         use_colour = colour and sys.stdout.isatty() and "NO_COLOR" not in os.environ
-        _out(board_text(state.board, last, colour=use_colour))
+        _out(board_text(view.board, view.last, colour=use_colour))
         return
-    title = f"{file.name}: board after turn {n}" + (" (ghosts: a missed Qwirkle)" if ghosts else "")
-    _save_figure(board_figure(state.board, last, ghosts, title=title), target)
+    title = f"{file.name}: board after turn {view.turns_played}" + (" (ghosts: a missed Qwirkle)" if view.ghosts else "")
+    _save_figure(board_figure(view.board, view.last, view.ghosts, title=title), target)
 
 
 class Kind(str, enum.Enum):
@@ -525,7 +454,7 @@ class Kind(str, enum.Enum):
     turns = "turns"
 
 
-@app.command()
+@command
 def chart(
     file: Annotated[Path, typer.Argument(help="A record file (.json).", show_default=False)],
     output: Annotated[Path, typer.Option("--output", "-o", help="The picture to write (.png or .svg).", show_default=False)],
@@ -544,15 +473,16 @@ def chart(
         qwirkle chart sample_games/complete-2p.json --kind progression -o progression.png
     """
     from . import charts
+    from .validate import read_record
 
     target = _target(output, file, False, force)
     assert target is not None
-    record, _ = _read_one(file)
+    record = read_record(file)
     draw = {Kind.progression: charts.progression, Kind.lead: charts.lead, Kind.turns: charts.turns}[kind]
     _save_figure(draw(record), target)
 
 
-@app.command()
+@command
 def report(
     file: Annotated[Path, typer.Argument(help="A record file (.json).", show_default=False)],
     output: Annotated[Path, typer.Option("--output", "-o", help="The folder to write into.", show_default=False)],
@@ -569,49 +499,25 @@ def report(
 
         qwirkle report sample_games/296-295.json -o report/
     """
-    from . import charts
-    from .analysis import analyse, annotated
-    from .fileio import OutputError, check_output
-    from .pictures import board_figure
-    from .record import dumps
-    from .reporting import summary, turn_table_csv
+    from .fileio import check_output
+    from .reporting import FILES, build
+    from .validate import read_record
 
-    names = ["annotated.json", "summary.txt", "turns.csv", "progression.png", "lead.png", "turns.png", "board.png"]
     if output.exists() and not output.is_dir():
         _fail(f"{output}: not a folder")
-    try:
-        targets = {n: check_output(output / n, [file], force=force) for n in names}
-    except OutputError as exc:
-        _fail(str(exc))
-    record, report_ = _read_one(file)  # before making the folder: a bad input leaves nothing behind
+    targets = {n: check_output(output / n, [file], force=force) for n in FILES}
+    done = build(read_record(file), file.name)  # before making the folder: a bad input leaves nothing behind
     try:
         output.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         _fail(f"{output}: cannot create: {exc.strerror or exc}")
-    analysis = analyse(record)
-    data = annotated(record, analysis)
-    state, result = _state_at(record, None)
-    _write(targets["annotated.json"], dumps(data))
-    _write(targets["turns.csv"], turn_table_csv(record, analysis))
-    _save_figure(charts.progression(record), targets["progression.png"])
-    _save_figure(charts.lead(record), targets["lead.png"])
-    _save_figure(charts.turns(from_annotated(data)), targets["turns.png"])
-    last = tuple(result.turn.tiles or ()) if result is not None and result.turn is not None else ()
-    if state.board_known:
-        _save_figure(board_figure(state.board, last, title=f"{file.name}: the final board"), targets["board.png"])
-    text = summary(file.name, record, report_.findings, analysis)
-    _write(targets["summary.txt"], text + "\n")
-    _out(text)
-    raise typer.Exit(EXIT_OK if report_.valid else EXIT_FINDINGS)
+    for name, content in done.files.items():
+        _write(targets[name], content)
+    _out(done.summary)
+    raise typer.Exit(EXIT_OK if done.valid else EXIT_FINDINGS)
 
 
-def from_annotated(data: dict[str, object]) -> Record:
-    from .record import from_data
-
-    return from_data(data, trusted=True)
-
-
-@app.command()
+@command
 def schema() -> None:
     """Print the record format's JSON Schema.
 

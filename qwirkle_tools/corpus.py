@@ -109,13 +109,14 @@ class GameRows:
     findings: tuple[Finding, ...]
 
     @property
+    def first_error(self) -> Finding | None:
+        return next((f for f in self.findings if f.severity == "error"), None)
+
+    @property
     def problem(self) -> str:
-        """The first error, as ``code: message`` (empty if none)."""
-        for f in self.findings:
-            if f.severity == "error":
-                turn = f"turn {f.turn}: " if f.turn is not None else ""
-                return f"{turn}{f.code}: {f.message}"
-        return ""
+        """The first error, as ``turn N: code: message`` (empty if none)."""
+        first = self.first_error
+        return "" if first is None else str(first)
 
     def finding_rows(self) -> list[Row]:
         return [{"game": self.where, "turn": f.turn, "severity": f.severity, "code": f.code,
@@ -124,16 +125,14 @@ class GameRows:
 
 def game_rows(source: Source, analyse: bool = False) -> GameRows:
     """The rows of one record; with ``analyse``, a valid record's analysis too."""
-    report = check_source(source, keep_record=True)
+    report = check_source(source, keep_record=True, positions=analyse)  # the record's one replay
     size = len(source.text) if source.text is not None else source.size
     return _rows(report, size, analyse)
 
 
 def _rows(report: Report, size: int, analyse: bool) -> GameRows:
-    from .replay import turn_points
-
-    record, where = report.record, report.where
-    if record is None:
+    record, where, history = report.record, report.where, report.history
+    if record is None or history is None:
         return GameRows(where, size, None, (), report.findings)
     names = [p.name for p in record.players]
     n = len(names)
@@ -142,34 +141,27 @@ def _rows(report: Report, size: int, analyse: bool) -> GameRows:
     if analyse and not errors:
         from .analysis import analyse as run_analysis
 
-        study = run_analysis(record).turns
-    clean = not report.findings and all(t.score is not None for t in record.turns if t.action == "place")
+        study = run_analysis(history).turns
     first = record.turns[0].player if record.turns and 0 <= record.turns[0].player < n else None
-    totals = [0] * n
-    leader: int | None = None
-    changes = 0
+    totals = list(history.totals[:n])
     counts = Counter(t.action for t in record.turns)
     qwirkles = 0
     turns: list[Row] = []
-    for i, (turn, (points, made)) in enumerate(zip(record.turns, turn_points(record, clean))):
+    for i, result in enumerate(history):
+        turn = result.turn
+        assert turn is not None
         p = turn.player
         seated = 0 <= p < n
-        if seated:
-            totals[p] += points
-            top = max(totals)
-            if totals.count(top) == 1:
-                now = totals.index(top)
-                changes += leader is not None and now != leader
-                leader = now
+        points, made = result.points, result.qwirkles
         qwirkles += made or 0
         placed = turn.tiles if turn.action == "place" else None
         row: Row = {
-            "game": where, "turn": i + 1, "seat": p,
+            "game": where, "turn": result.index + 1, "seat": p,
             "position": _position(p, first, n) if seated else None,
             "player": names[p] if seated else None, "action": turn.action,
             "tiles": len(placed) if placed is not None else turn.exchange_size if turn.action == "exchange" else
             0 if turn.action == "pass" else None,
-            "score": points, "claimed": turn.score, "cumulative": totals[p] if seated else None,
+            "score": points, "claimed": turn.score, "cumulative": result.totals[p] if seated else None,
             "qwirkles": made,
         }
         if study is not None:
@@ -192,7 +184,7 @@ def _rows(report: Report, size: int, analyse: bool) -> GameRows:
         winner_position=_position(winner, first, n) if winner is not None else None,
         tie=tie, margin=ranked[0] - ranked[1] if n > 1 else None, turns=len(record.turns),
         placements=counts["place"], exchanges=counts["exchange"], passes=counts["pass"],
-        qwirkles=qwirkles, lead_changes=changes,
+        qwirkles=qwirkles, lead_changes=len(history.lead_changes()),
         end=record.result.end if record.result is not None else None,
         valid=not errors, errors=errors, warnings=len(report.findings) - errors,
         missed_qwirkles=sum(1 for a in study if a.missed_qwirkle is not None) if study is not None else None,

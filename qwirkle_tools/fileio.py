@@ -8,8 +8,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import BinaryIO
 
+from .errors import QwirkleError
 
-class OutputError(Exception):
+
+class OutputError(QwirkleError):
     """An output that must not be written (it exists, or it is the input)."""
 
 

@@ -6,6 +6,7 @@ generated from it and a test keeps the two in step.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -29,6 +30,12 @@ class Finding:
     def __str__(self) -> str:
         where = f"turn {self.turn}: " if self.turn is not None else ""
         return f"{where}{self.code}: {self.message}"
+
+    def line(self, where: str) -> str:
+        """The finding as a line of ``qwirkle validate``: ``FILE[:LINE]:turn N: CODE: MESSAGE``
+        (``FILE: CODE: MESSAGE`` for the record as a whole); :func:`parse_line` reads it back."""
+        turn = f"turn {self.turn}: " if self.turn is not None else " "
+        return f"{where}:{turn}{self.code}: {self.message}"
 
     def to_data(self) -> dict[str, object]:
         return {
@@ -76,6 +83,32 @@ CODES: dict[str, tuple[Severity, str]] = {
 
 MAX_MESSAGE = 300
 """Longest message, in characters; longer ones are cut with ``...``."""
+
+
+_AFTER_PLACE = re.compile(r"(?:turn ([0-9]+): | )([a-z]+(?:-[a-z]+)*): (.*)", re.S)
+
+
+def parse_line(text: str) -> tuple[str, Finding]:
+    """The place and the finding of a line that :meth:`Finding.line` wrote.
+
+    The line does not hold the JSON pointer, so the finding's is empty. The
+    place is everything before the first ``:turn N: CODE: `` or ``: CODE: ``
+    that names a known code.
+
+        >>> where, finding = parse_line("game.json:turn 5: score-mismatch: Ana (seat 0) claims 7")
+        >>> where, finding.turn, finding.code
+        ('game.json', 5, 'score-mismatch')
+
+    Raises:
+        ValueError: the text is not such a line.
+    """
+    colon = text.find(":")
+    while colon >= 0:
+        m = _AFTER_PLACE.fullmatch(text, colon + 1)
+        if m is not None and m[2] in CODES:
+            return text[:colon], make(m[2], int(m[1]) if m[1] else None, "", m[3])
+        colon = text.find(":", colon + 1)
+    raise ValueError(f"not a finding line: {text[:80]!r}")
 
 
 def make(code: str, turn: int | None, pointer: str, message: str) -> Finding:

@@ -41,7 +41,9 @@ from itertools import compress, permutations, repeat
 from typing import Any
 
 from .board import STEP_X, STEP_Y, Board, Placement, key_cell
-from .rules import DEFAULT_RULES, LINE_MAX, Rules
+from .lines import ALL, JOIN, LINE_MAX, joinable, mask, walk
+from .lines import points as line_points
+from .rules import DEFAULT_RULES, Rules
 from .tiles import TILES, largest_group
 
 RawMove = tuple[int, int, tuple[int, ...], tuple[int, ...]]
@@ -118,13 +120,8 @@ _SET_SCORE: Callable[[Move, Any], None] = Move.__dict__["score"].__set__
 _SET_QWIRKLES: Callable[[Move, Any], None] = Move.__dict__["qwirkles"].__set__
 _new_tuple = tuple.__new__  # Placement(...) without the named tuple's Python-level __new__
 
-_ALL = (1 << 36) - 1
-_NEIGH: tuple[int, ...] = tuple(
-    sum(1 << u for u in range(36) if u != t and (u // 6 == t // 6 or u % 6 == t % 6)) for t in range(36)
-)
-"""For each tile, the tiles that may share a line with it."""
-_CLOSED: tuple[int, ...] = tuple(_NEIGH[t] | 1 << t for t in range(36))
-"""For each tile, the tiles that may share a line with it, and itself."""
+_ALL = ALL
+_NEIGH = JOIN  # for each tile, the tiles that may share a line with it (see qwirkle_tools.lines)
 _TILE_OF: dict[int, int] = {1 << t: t for t in range(36)}
 """A one-bit mask to its tile."""
 _HALF = 1 << 21
@@ -191,24 +188,24 @@ def _opening(rack: Sequence[int], rules: Rules, largest_first: bool, make: _Make
     for value in range(6):
         for members in ([t for t in distinct if t // 6 == value], [t for t in distinct if t % 6 == value]):
             n = len(members)
-            for mask in range(1, 1 << n):
-                groups.add(tuple(members[i] for i in range(n) if mask >> i & 1))
+            for chosen in range(1, 1 << n):
+                groups.add(tuple(members[i] for i in range(n) if chosen >> i & 1))
     if largest_first:
         best = largest_group(rack)
         groups = {g for g in groups if len(g) == best}
     w = 9  # codes < 512
     for group in groups:
         k = len(group)
-        points = rules.lone_tile_score if k == 1 else k + (rules.qwirkle_bonus if k == LINE_MAX else 0)
+        score = rules.lone_tile_score if k == 1 else line_points(k, rules.qwirkle_bonus)
         qwirkles = int(k == LINE_MAX)
-        base = -(points * 256 + qwirkles) << 6 * w
+        base = -(score * 256 + qwirkles) << 6 * w
         keys = tuple(x * STEP_X for x in range(k))
         for order in permutations(group):
             codes = [(x + 1) * 64 + t for x, t in enumerate(order)]
             key = base
             for i, c in enumerate(codes):
                 key += c << (5 - i) * w
-            table[key] = (points, qwirkles, keys, tuple(map(make, codes)))
+            table[key] = (score, qwirkles, keys, tuple(map(make, codes)))
 
 
 class _BoardData:
@@ -338,32 +335,16 @@ def _runs(cells: Mapping[int, int], step: int, starts: Iterable[int]) -> tuple[d
     """The maximal runs of board tiles along ``step`` that start at ``starts``
     (others are skipped), keyed by the empty cell just after each (first dict)
     and just before it (second dict)."""
-    neigh = _NEIGH
-    closed = _CLOSED
-    get = cells.get
     before: dict[int, _Run] = {}
     after: dict[int, _Run] = {}
     for k in starts:
         if k - step in cells:
             continue
-        t = cells[k]
-        k2 = k + step
-        u = get(k2)
-        if u is None:
-            run = (neigh[t], 1 << t, 1)
-        else:
-            # valid: every tile shares a colour or shape with every other, none twice
-            joinable = closed[t]
-            tiles = 1 << t
-            while u is not None:
-                joinable &= closed[u]
-                tiles |= 1 << u
-                k2 += step
-                u = get(k2)
-            n = (k2 - k) // step
-            run = (0 if tiles & ~joinable or tiles.bit_count() != n else joinable & ~tiles, tiles, n)
+        _, tiles = walk(cells, k, step)
+        n = len(tiles)
+        run = (joinable(tiles), mask(tiles), n)
         after[k - step] = run
-        before[k2] = run
+        before[k + n * step] = run
     return before, after
 
 
@@ -380,8 +361,8 @@ def _moves(cells: dict[int, int], rack: int, bonus: int, placements: bool, table
     """
     data = _board_data(cells, bonus)
     make = data.placements.__getitem__ if placements else _TILE_OF_CODE
-    points = (0, 0, 2, 3, 4, 5, LINE_MAX + bonus)  # by line length
-    qwirkle = (0, 0, 0, 0, 0, 0, 1)
+    points = tuple(line_points(n, bonus) for n in range(LINE_MAX + 1))  # by line length
+    qwirkle = tuple(int(n == LINE_MAX) for n in range(LINE_MAX + 1))
     neigh = _NEIGH
     tile_of = _TILE_OF
     w = data.w

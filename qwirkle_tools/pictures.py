@@ -13,10 +13,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from .board import Board, Placement
+from .errors import QwirkleError
 from .tiles import TILES
+
+if TYPE_CHECKING:
+    from .analysis import Analysis
+    from .engine import History
 
 # Okabe-Ito: red, orange, yellow, green, blue, purple
 COLOUR_HEX = ("#D55E00", "#E69F00", "#F0E442", "#009E73", "#0072B2", "#CC79A7")
@@ -25,6 +31,49 @@ SHAPE_SYMBOLS = ("●", "✚", "◆", "■", "✸", "♣")
 _ANSI = ("\x1b[38;5;196m", "\x1b[38;5;208m", "\x1b[38;5;226m", "\x1b[38;5;34m", "\x1b[38;5;33m", "\x1b[38;5;171m")
 _RESET = "\x1b[0m"
 _BOLD_BOX = "\x1b[7m"
+
+
+class BoardUnknown(QwirkleError):
+    """A board the record does not give (an earlier turn's tiles are not recorded)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BoardView:
+    """What a board picture shows: the board after ``turns_played`` turns, the
+    tiles of the last move, and ghost tiles (the missed Qwirkle of that turn)."""
+
+    board: Board
+    turns_played: int
+    last: tuple[Placement, ...] = ()
+    ghosts: tuple[Placement, ...] = ()
+
+
+def board_view(history: History, turn: int | None = None, analysis: Analysis | None = None) -> BoardView:
+    """The board after ``turn`` turns (default: the end), its last move, and
+    the missed Qwirkle of that turn as ghosts: from ``analysis`` when given,
+    else from the record's annotation.
+
+    Raises:
+        BoardUnknown: ``turn`` is out of range, or the board is not known there.
+    """
+    from .analysis import recorded_missed_qwirkle
+
+    count = len(history.record.turns)
+    n = count if turn is None else turn
+    if not 0 <= n <= count:
+        raise BoardUnknown(f"--turn must be 0 to {count}, not {n}")
+    state = history.state(n)
+    if not state.board_known:
+        raise BoardUnknown(f"the board after turn {n} is not known (an earlier turn's tiles are not recorded)")
+    if n == 0:
+        return BoardView(state.board, 0)
+    played = history.record.turns[n - 1]
+    if analysis is not None:
+        missed = analysis.turns[n - 1].missed_qwirkle
+        ghosts = missed.tiles if missed is not None else ()
+    else:
+        ghosts = recorded_missed_qwirkle(played)
+    return BoardView(state.board, n, tuple(played.tiles or ()), ghosts)
 
 
 MAX_SHOWN = 200

@@ -1,26 +1,28 @@
 """The game record (format ``qwirkle-record``, version 1): typed values, load, dump.
 
 This module reads and writes records; it never decides legality (that is
-:mod:`qwirkle_tools.rules` and :mod:`qwirkle_tools.replay`). ``from_data``
-trusts data that passed the schema and raises :class:`RecordError` with a
-JSON pointer otherwise; :func:`from_data_lenient` keeps whatever it can read.
+:mod:`qwirkle_tools.rules` and :mod:`qwirkle_tools.engine`). ``from_data``
+checks data against the schema and raises :class:`RecordError` with a JSON
+pointer when it is not a record; :func:`from_data_lenient` keeps whatever it
+can read. Each JSON form (a tile, a placement, a turn, a setup, a result) is
+read and written here, once.
 
-Round trip: ``load(dump(r)) == r`` for every record, and keys the format
-does not define (``x-...`` extensions, ``analysis``) are kept as they were.
+Round trip: ``from_data(r.to_data()) == r`` for every record, and keys the
+format does not define (``x-...`` extensions, ``analysis``) are kept as they
+were.
 """
 
 from __future__ import annotations
 
 import json
-import re
-import sys
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
 from .board import COORD_LIMIT, Placement
+from .errors import QwirkleError
+from .jsontext import JSON, deep_enough, parse_json
 from .rules import DEFAULT_RULES, Rules
 from .tiles import BY_NAME, Tile
 
@@ -29,11 +31,11 @@ VERSION = 1
 
 Action = Literal["place", "exchange", "pass"]
 End = Literal["out", "blocked", "unfinished"]
+Rack = tuple[Tile, ...]
+"""A rack (or any handful of tiles), in the order recorded."""
 
-JSON = Any
 
-
-class RecordError(ValueError):
+class RecordError(QwirkleError, ValueError):
     """Data that is not a readable record; ``pointer`` says where."""
 
     def __init__(self, message: str, pointer: str = "") -> None:
@@ -42,10 +44,22 @@ class RecordError(ValueError):
         self.reason = message
 
 
+_EMPTY: Mapping[str, JSON] = MappingProxyType({})
+
+
 @dataclass(frozen=True, slots=True)
 class Player:
     name: str
     extra: Mapping[str, JSON] = field(default_factory=dict)
+
+
+def placement_data(p: Placement) -> dict[str, JSON]:
+    """A placement's JSON form: ``{"tile": "red-circle", "x": 0, "y": 0}``."""
+    return {"tile": str(p.tile), "x": p.x, "y": p.y}
+
+
+def placements_data(placements: Sequence[Placement]) -> list[dict[str, JSON]]:
+    return [placement_data(p) for p in placements]
 
 
 class Turn(NamedTuple):
@@ -60,13 +74,13 @@ class Turn(NamedTuple):
     player: int
     action: Action
     tiles: tuple[Placement, ...] | None = None
-    exchanged: tuple[Tile, ...] | None = None
+    exchanged: Rack | None = None
     count: int | None = None  # type: ignore[assignment]  # (shadows tuple.count, on purpose)
     score: int | None = None
-    rack: tuple[Tile, ...] | None = None
-    draw: tuple[Tile, ...] | None = None
+    rack: Rack | None = None
+    draw: Rack | None = None
     comment: str | None = None
-    extra: Mapping[str, JSON] = MappingProxyType({})
+    extra: Mapping[str, JSON] = _EMPTY
 
     @property
     def exchange_size(self) -> int | None:
@@ -77,7 +91,7 @@ class Turn(NamedTuple):
     def to_data(self) -> dict[str, JSON]:
         d: dict[str, JSON] = {"player": self.player, "action": self.action}
         if self.tiles is not None:
-            d["tiles"] = [{"tile": str(p.tile), "x": p.x, "y": p.y} for p in self.tiles]
+            d["tiles"] = placements_data(self.tiles)
         if self.exchanged is not None:
             d["tiles"] = [str(t) for t in self.exchanged]
         if self.count is not None:
@@ -95,25 +109,66 @@ class Turn(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
+class Setup:
+    """A position to start from instead of an empty table (RULES.md,
+    "Positions that start mid-game").
+
+    ``bag`` is the bag's tiles or just their number; ``racks`` one entry per
+    seat, each the rack's tiles or its size; ``scores`` the points each seat
+    carries in. ``None`` means the record does not say: the engine deduces
+    what the rules imply and never invents the rest.
+    """
+
+    board: tuple[Placement, ...] = ()
+    bag: Rack | int | None = None
+    racks: tuple[Rack | int, ...] | None = None
+    scores: tuple[int, ...] | None = None
+    extra: Mapping[str, JSON] = field(default_factory=dict)
+
+    def to_data(self) -> dict[str, JSON]:
+        d: dict[str, JSON] = {"board": placements_data(self.board)}
+        if self.bag is not None:
+            d["bag"] = self.bag if isinstance(self.bag, int) else [str(t) for t in self.bag]
+        if self.racks is not None:
+            d["racks"] = [r if isinstance(r, int) else [str(t) for t in r] for r in self.racks]
+        if self.scores is not None:
+            d["scores"] = list(self.scores)
+        d.update(self.extra)
+        return d
+
+
+@dataclass(frozen=True, slots=True)
 class Result:
     scores: tuple[int, ...] | None = None
     end: End | None = None
     extra: Mapping[str, JSON] = field(default_factory=dict)
 
+    def to_data(self) -> dict[str, JSON]:
+        d: dict[str, JSON] = {}
+        if self.scores is not None:
+            d["scores"] = list(self.scores)
+        if self.end is not None:
+            d["end"] = self.end
+        d.update(self.extra)
+        return d
+
 
 @dataclass(frozen=True, slots=True)
 class Record:
-    """A whole game: players, optional starting board, turns, claimed result."""
+    """A whole game: players, optional starting position, turns, claimed result."""
 
     players: tuple[Player, ...]
     turns: tuple[Turn, ...]
     rules: Rules = DEFAULT_RULES
-    setup: tuple[Placement, ...] = ()
+    setup: Setup | None = None
     result: Result | None = None
     meta: Mapping[str, JSON] = field(default_factory=dict)
     extra: Mapping[str, JSON] = field(default_factory=dict)
     has_rules: bool = False
-    has_setup: bool = False
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.players)
 
     def to_data(self) -> dict[str, JSON]:
         """The record as JSON data, keys in the documented order."""
@@ -127,17 +182,11 @@ class Record:
                 "end_bonus": self.rules.end_bonus,
             }
         d["players"] = [{"name": p.name, **p.extra} for p in self.players]
-        if self.has_setup or self.setup:
-            d["setup"] = {"board": [{"tile": str(p.tile), "x": p.x, "y": p.y} for p in self.setup]}
+        if self.setup is not None:
+            d["setup"] = self.setup.to_data()
         d["turns"] = [t.to_data() for t in self.turns]
         if self.result is not None:
-            r: dict[str, JSON] = {}
-            if self.result.scores is not None:
-                r["scores"] = list(self.result.scores)
-            if self.result.end is not None:
-                r["end"] = self.result.end
-            r.update(self.result.extra)
-            d["result"] = r
+            d["result"] = self.result.to_data()
         d.update(self.extra)
         return d
 
@@ -146,6 +195,8 @@ class Record:
 
 _TURN_KEYS = frozenset({"player", "action", "tiles", "count", "score", "rack", "draw", "comment"})
 _TOP_KEYS = frozenset({"format", "version", "meta", "rules", "players", "setup", "turns", "result"})
+_SETUP_KEYS = frozenset({"board", "bag", "racks", "scores"})
+_RESULT_KEYS = frozenset({"scores", "end"})
 
 
 def _int(v: JSON, ptr: str, low: int = -(2**63), high: int = 2**63) -> int:
@@ -167,10 +218,20 @@ def _tile(v: JSON, ptr: str) -> Tile:
     return t
 
 
-def _tiles(v: JSON, ptr: str) -> tuple[Tile, ...]:
+def _tiles(v: JSON, ptr: str) -> Rack:
     if not isinstance(v, list):
         raise RecordError(f"expected a list of tiles, got {_show(v)}", ptr)
     return tuple(_tile(t, f"{ptr}/{i}") for i, t in enumerate(v))
+
+
+def _tiles_or_count(v: JSON, ptr: str, high: int) -> Rack | int:
+    return _int(v, ptr, 0, high) if type(v) is int else _tiles(v, ptr)
+
+
+def _ints(v: JSON, ptr: str) -> tuple[int, ...]:
+    if not isinstance(v, list):
+        raise RecordError(f"expected a list of integers, got {_show(v)}", ptr)
+    return tuple(_int(s, f"{ptr}/{i}", 0, 100_000) for i, s in enumerate(v))
 
 
 def _placements(v: JSON, ptr: str) -> tuple[Placement, ...]:
@@ -250,52 +311,65 @@ def from_data(data: JSON, trusted: bool = False) -> Record:
         return record
 
 
-_EMPTY: Mapping[str, JSON] = MappingProxyType({})
+_new_turn = tuple.__new__
+_new_placement = tuple.__new__
 
 
-def _turn_trusted(d: dict[str, JSON]) -> Turn:
+def _turn_trusted(d: dict[str, JSON], names: Mapping[str, Tile] = BY_NAME) -> Turn:
     action = d["action"]
     tiles = d.get("tiles")
     placements = exchanged = None
     if tiles is not None:
         if action == "place":
-            placements = tuple([Placement(BY_NAME[t["tile"]], t["x"], t["y"]) for t in tiles])
+            placements = tuple([_new_placement(Placement, (names[t["tile"]], t["x"], t["y"])) for t in tiles])
         else:
-            exchanged = tuple([BY_NAME[t] for t in tiles])
+            exchanged = tuple(map(names.__getitem__, tiles))
     rack = d.get("rack")
     draw = d.get("draw")
-    extra = d.keys() - _TURN_KEYS
-    return Turn(
+    return _new_turn(Turn, (
         d["player"], action, placements, exchanged, d.get("count"), d.get("score"),
-        None if rack is None else tuple([BY_NAME[t] for t in rack]),
-        None if draw is None else tuple([BY_NAME[t] for t in draw]),
+        None if rack is None else tuple(map(names.__getitem__, rack)),
+        None if draw is None else tuple(map(names.__getitem__, draw)),
         d.get("comment"),
-        {k: d[k] for k in d if k in extra} if extra else _EMPTY,
+        _EMPTY if d.keys() <= _TURN_KEYS else {k: d[k] for k in d if k not in _TURN_KEYS},
+    ))
+
+
+def _setup_trusted(d: dict[str, JSON]) -> Setup:
+    bag = d.get("bag")
+    racks = d.get("racks")
+    scores = d.get("scores")
+    return Setup(
+        board=tuple(Placement(BY_NAME[t["tile"]], t["x"], t["y"]) for t in d.get("board", ())),
+        bag=bag if bag is None or type(bag) is int else tuple(BY_NAME[t] for t in bag),
+        racks=None if racks is None else tuple(
+            r if type(r) is int else tuple(BY_NAME[t] for t in r) for r in racks),
+        scores=None if scores is None else tuple(scores),
+        extra={k: v for k, v in d.items() if k not in _SETUP_KEYS},
     )
+
+
+def _result_trusted(res: dict[str, JSON]) -> Result:
+    scores = res.get("scores")
+    return Result(None if scores is None else tuple(scores), res.get("end"),
+                  {k: v for k, v in res.items() if k not in _RESULT_KEYS})
 
 
 def _read_trusted(data: dict[str, JSON]) -> Record:
     """The fast reader for schema-valid data; raises KeyError or TypeError otherwise."""
     players = tuple(Player(p["name"], {k: v for k, v in p.items() if k != "name"}) for p in data["players"])
     res = data.get("result")
-    result = None
-    if res is not None:
-        scores = res.get("scores")
-        result = Result(None if scores is None else tuple(scores), res.get("end"),
-                        {k: v for k, v in res.items() if k not in ("scores", "end")})
     setup = data.get("setup")
     rules = data.get("rules")
     return Record(
         players=players,
         turns=tuple([_turn_trusted(t) for t in data["turns"]]),
         rules=DEFAULT_RULES if rules is None else Rules(**rules),
-        setup=() if setup is None else tuple(
-            Placement(BY_NAME[t["tile"]], t["x"], t["y"]) for t in setup.get("board", ())),
-        result=result,
+        setup=None if setup is None else _setup_trusted(setup),
+        result=None if res is None else _result_trusted(res),
         meta=data.get("meta", _EMPTY),
         extra={k: v for k, v in data.items() if k not in _TOP_KEYS},
         has_rules=rules is not None,
-        has_setup=setup is not None,
     )
 
 
@@ -304,6 +378,38 @@ def from_data_lenient(data: JSON) -> tuple[Record | None, list[Turn | None]]:
     unreadable) and its turns, each ``None`` where that turn is unreadable."""
     record, turns = _read(data, lenient=True)
     return record, turns
+
+
+def _setup(d: JSON, lenient: bool) -> Setup | None:
+    """The setup, strictly or leniently (an unreadable field is left out)."""
+    if not isinstance(d, dict):
+        if lenient:
+            return None
+        raise RecordError(f"expected a setup object, got {_show(d)}", "/setup")
+
+    def opt(key: str, read: Any) -> Any:
+        if key not in d:
+            return None
+        try:
+            return read(d[key], f"/setup/{key}")
+        except RecordError:
+            if lenient:
+                return None
+            raise
+
+    def racks(v: JSON, ptr: str) -> tuple[Rack | int, ...]:
+        if not isinstance(v, list):
+            raise RecordError(f"expected a list of racks, got {_show(v)}", ptr)
+        return tuple(_tiles_or_count(r, f"{ptr}/{i}", 6) for i, r in enumerate(v))
+
+    board = opt("board", _placements)
+    return Setup(
+        board=board or (),
+        bag=opt("bag", lambda v, ptr: _tiles_or_count(v, ptr, 108)),
+        racks=opt("racks", racks),
+        scores=opt("scores", _ints),
+        extra={k: v for k, v in d.items() if k not in _SETUP_KEYS},
+    )
 
 
 def _read(data: JSON, lenient: bool) -> tuple[Record | None, list[Turn | None]]:
@@ -331,8 +437,7 @@ def _read(data: JSON, lenient: bool) -> tuple[Record | None, list[Turn | None]]:
                     if not lenient:
                         raise
         rules = Rules(**settings)
-        setup_data = data.get("setup", {})
-        setup = _placements(setup_data.get("board", []), "/setup/board") if isinstance(setup_data, dict) else ()
+        setup = _setup(data["setup"], lenient) if "setup" in data else None
         turns_data = data.get("turns")
         if not isinstance(turns_data, list):
             raise RecordError("expected a list of turns", "/turns")
@@ -359,7 +464,7 @@ def _read(data: JSON, lenient: bool) -> tuple[Record | None, list[Turn | None]]:
         result = Result(
             tuple(scores) if ok_scores else None,  # type: ignore[arg-type]
             end if end in ("out", "blocked", "unfinished") else None,
-            {k: v for k, v in res.items() if k not in ("scores", "end")},
+            {k: v for k, v in res.items() if k not in _RESULT_KEYS},
         )
     record = Record(
         players=tuple(players),
@@ -370,118 +475,11 @@ def _read(data: JSON, lenient: bool) -> tuple[Record | None, list[Turn | None]]:
         meta=data.get("meta", {}) if isinstance(data.get("meta"), dict) else {},
         extra={k: v for k, v in data.items() if k not in _TOP_KEYS},
         has_rules="rules" in data,
-        has_setup="setup" in data,
     )
     return record, turns
 
 
 # -- text --------------------------------------------------------------------
-
-MAX_DEPTH = 1024
-"""Deepest nesting of arrays and objects read (orjson's limit, held in both reading modes)."""
-
-_LONG_DIGITS = re.compile(rb"\d{20}")  # an integer orjson may read as a float
-_HUGE_DIGITS = re.compile(rb"\d{300,}")  # an integer beyond a float: orjson refuses it
-_TOO_MANY_DIGITS = re.compile(rb"\d{4301,}")  # beyond the interpreter's int conversion limit
-
-
-def parse_json(text: str | bytes, exact: bool = False) -> JSON:
-    """Parse JSON text, with orjson when it is installed.
-
-    Both modes give the same verdict: what orjson refuses is refused
-    (malformed text, invalid UTF-8 or escaped lone surrogates, ``NaN`` and
-    ``Infinity``, a float beyond the range of a double, nesting deeper than
-    :data:`MAX_DEPTH`), except integers too large for a double, which are
-    read exactly (up to 4,300 digits). ``exact`` keeps every integer exact
-    (orjson reads those beyond 64 bits as floats) for records that will be
-    written back; it reads with the standard library where that matters.
-
-    Raises:
-        json.JSONDecodeError (a ``ValueError``) with line and column.
-    """
-    raw = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
-    try:
-        import orjson
-    except ImportError:  # pragma: no cover - orjson is a dependency
-        return _parse_exact(raw)
-    try:
-        data = orjson.loads(raw)
-    except orjson.JSONDecodeError as exc:
-        if not _HUGE_DIGITS.search(raw):
-            raise _explained(raw, exc.msg, exc.doc, exc.pos) from None
-        # every check but the huge integers (blanked out, positions kept), then read them exactly
-        masked = _HUGE_DIGITS.sub(lambda m: b"0" + b" " * (len(m[0]) - 1), raw)
-        try:
-            orjson.loads(masked)
-        except orjson.JSONDecodeError as exc2:
-            raise _explained(raw, exc2.msg, raw.decode("utf-8", "replace"), exc2.pos) from None
-        return _parse_exact(raw)
-    if exact and inexact_integers(raw):
-        return _parse_exact(raw)
-    return data
-
-
-def inexact_integers(text: bytes) -> bool:
-    """Whether the text may hold an integer that orjson reads as a float
-    (one beyond 64 bits: a run of 20 digits). Costs about a parse."""
-    return _LONG_DIGITS.search(text) is not None
-
-
-def _explained(raw: bytes, msg: str, doc: str, pos: int) -> json.JSONDecodeError:
-    """orjson's error, with a plainer message and, for bad UTF-8, the true place."""
-    try:
-        raw.decode("utf-8")
-    except UnicodeDecodeError as bad:  # orjson puts these at line 1, column 1
-        text = raw[:bad.start].decode("utf-8")
-        if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-            return json.JSONDecodeError("UTF-16 text (it starts with a UTF-16 byte-order mark); records are UTF-8", text, 0)
-        return json.JSONDecodeError(f"not UTF-8 (byte 0x{raw[bad.start]:02x})", text, len(text))
-    if "depth" in msg:
-        msg = f"nested deeper than {MAX_DEPTH:,} levels (arrays and objects)"
-    elif "infinity" in msg and (number := re.match(r"-?[0-9.eE+-]+", doc[pos:pos + 40])):
-        msg = f"{number[0]} is too large for a number (at most about 1.8e308)"
-    else:
-        word = re.match(r"-?(?:NaN|Infinity)", doc[pos:pos + 9])
-        if word:
-            msg = f"{word[0]} is not JSON (write a number, or null)"
-    return json.JSONDecodeError(msg, doc, pos)
-
-
-def _parse_exact(raw: bytes) -> JSON:
-    """The standard library's reading (every integer exact), with room for deep nesting."""
-    try:
-        with deep_enough():
-            return json.loads(raw, parse_constant=_no_constant)
-    except json.JSONDecodeError:
-        raise
-    except ValueError:  # an integer of more digits than the interpreter converts
-        long = _TOO_MANY_DIGITS.search(raw)
-        if long is None:
-            raise
-        doc = raw.decode("utf-8", "replace")
-        pos = len(raw[:long.start()].decode("utf-8", "replace"))
-        raise json.JSONDecodeError(f"a number of {len(long[0]):,} digits (at most 4,300)", doc, pos) from None
-
-
-@contextmanager
-def deep_enough(depth: int = MAX_DEPTH) -> Iterator[None]:
-    """Room on the interpreter's stack for JSON data nested ``depth`` deep.
-
-    The standard json module, ``repr`` and the reference schema engine
-    recurse once or twice per level; the default limit (1,000 calls) is
-    less than :data:`MAX_DEPTH`. Not for threads with small stacks.
-    """
-    old = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old, old + 3 * depth))
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(old)
-
-
-def _no_constant(name: str) -> None:
-    raise ValueError(f"{name} is not JSON")
-
 
 def loads(text: str | bytes) -> Record:
     """A record from JSON text, checked against the schema (see :func:`from_data`)."""
@@ -495,5 +493,6 @@ def dumps(record: Record | Mapping[str, JSON]) -> str:
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def tiles_data(tiles: Sequence[Placement]) -> list[dict[str, JSON]]:
-    return [{"tile": str(p.tile), "x": p.x, "y": p.y} for p in tiles]
+__all__ = ["FORMAT", "VERSION", "Action", "End", "Player", "Rack", "Record", "RecordError", "Result", "Setup",
+           "Turn", "dumps", "from_data", "from_data_lenient", "loads", "placement_data", "placements_data",
+           "turn_from_data"]

@@ -1,28 +1,37 @@
-"""The text and tables of ``qwirkle report``: a summary and a per-turn CSV."""
+"""``qwirkle report``: a game validated, re-scored and analysed, as a set of files.
+
+:func:`build` replays the record once and derives everything from that one
+:class:`~qwirkle_tools.engine.History`: the findings, the re-scoring, the
+analysis, the charts and the final board. It returns the files' contents;
+writing them is the caller's (the CLI's) business.
+"""
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from dataclasses import dataclass
 
-from .analysis import Analysis, summary_text
+from .analysis import Analysis, analyse, annotated, summary_text
+from .engine import History, replay
 from .findings import Finding
-from .record import Record
-from .rescore import rescore
+from .record import Record, dumps
+from .rescore import Rescoring, rescore
 
 CSV_COLUMNS = ("turn", "player", "name", "action", "tiles", "claimed", "computed", "breakdown",
                "best_score", "points_lost", "rank", "moves", "rack", "flags")
 
+FILES = ("annotated.json", "summary.txt", "turns.csv", "progression.png", "lead.png", "turns.png", "board.png")
+"""The files a report may hold, in the order they are written; ``board.png``
+only when the final board is known."""
 
-def turn_table_csv(record: Record, analysis: Analysis) -> str:
+
+def turn_table_csv(rescoring: Rescoring, analysis: Analysis) -> str:
     """One row per turn: the re-scoring and the analysis, plus running totals."""
-    rows = rescore(record)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    names = [p.name for p in record.players]
-    writer.writerow([*CSV_COLUMNS, *(f"total {n}" for n in names)])
-    for row, ta in zip(rows, analysis.turns):
+    writer.writerow([*CSV_COLUMNS, *(f"total {n}" for n in rescoring.players)])
+    for row, ta in zip(rescoring.rows, analysis.turns):
         writer.writerow([
             row.turn, row.player, row.name, row.action, row.tiles,
             "" if row.claimed is None else row.claimed, "" if row.computed is None else row.computed, row.breakdown,
@@ -33,11 +42,12 @@ def turn_table_csv(record: Record, analysis: Analysis) -> str:
     return out.getvalue()
 
 
-def summary(name: str, record: Record, findings: Sequence[Finding], analysis: Analysis) -> str:
+def summary(name: str, history: History, rescoring: Rescoring, analysis: Analysis) -> str:
     """The report's summary: result, validity, re-scoring and analysis."""
-    rows = rescore(record)
-    totals = rows[-1].totals if rows else tuple(0 for _ in record.players)
-    players = [p.name for p in record.players]
+    record = history.record
+    findings: tuple[Finding, ...] = history.findings
+    totals = rescoring.totals
+    players = list(rescoring.players)
     if len(players) == 2:
         score = f"{players[0]} {totals[0]} - {totals[1]} {players[1]}"
     else:
@@ -54,7 +64,47 @@ def summary(name: str, record: Record, findings: Sequence[Finding], analysis: An
             lines.append(f"  {f}")
         if len(findings) > 10:
             lines.append(f"  ... and {len(findings) - 10} more (qwirkle validate lists them all)")
-    differ = sum(r.differs for r in rows)
+    differ = rescoring.differences
     lines.append(f"re-scoring: {differ} claimed turn score{'s' if differ != 1 else ''} differ from the computed ones")
     lines.append(summary_text(analysis))
     return "\n".join(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """A finished report: the summary text, the files by name, and whether
+    the record is valid (no finding of severity error)."""
+
+    summary: str
+    files: dict[str, bytes]
+    valid: bool
+
+
+def build(record: Record, name: str) -> Report:
+    """The report of ``record`` (``name`` heads the summary and the pictures'
+    titles): every file of :data:`FILES`, from one replay."""
+    from . import charts
+    from .pictures import board_figure, board_view
+
+    history = replay(record)
+    analysis = analyse(history)
+    rescoring = rescore(history)
+    text = summary(name, history, rescoring, analysis)
+    data = charts.progression_data(history, analysis)
+    files = {
+        "annotated.json": dumps(annotated(history, analysis)).encode("utf-8"),
+        "summary.txt": (text + "\n").encode("utf-8"),
+        "turns.csv": turn_table_csv(rescoring, analysis).encode("utf-8"),
+        "progression.png": charts.render(charts.progression(data), "png"),
+        "lead.png": charts.render(charts.lead(data), "png"),
+        "turns.png": charts.render(charts.turns(data), "png"),
+    }
+    final = history.final
+    if final is not None and final.board_known:
+        view = board_view(history, analysis=analysis)
+        files["board.png"] = charts.render(board_figure(view.board, view.last, title=f"{name}: the final board"), "png")
+    valid = not any(f.severity == "error" for f in history.findings)
+    return Report(text, files, valid)
+
+
+__all__ = ["CSV_COLUMNS", "FILES", "Report", "build", "summary", "turn_table_csv"]

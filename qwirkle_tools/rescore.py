@@ -1,15 +1,18 @@
 """Re-scoring: a per-turn table of claimed and computed scores, and a
 corrected copy of the record.
 
-Built on :func:`qwirkle_tools.replay.replay`; nothing here decides a rule.
+Built on a replay's :class:`~qwirkle_tools.engine.History`; nothing here
+decides a rule.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from .board import format_move
+from .engine import History, replay
 from .record import Record, Result, Turn
-from .replay import replay
+from .tiles import format_tiles
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,67 +46,94 @@ class ScoreRow:
         }
 
 
-def _tiles_text(turn: Turn) -> str:
+def turn_text(turn: Turn) -> str:
+    """What a turn moved, in short: ``rc@0,0 rx@1,0``, ``rc bd`` or ``2 tiles``."""
     if turn.tiles is not None:
-        return " ".join(f"{p.tile.short}@{p.x},{p.y}" for p in turn.tiles)
+        return format_move(turn.tiles)
     if turn.exchanged is not None:
-        return " ".join(t.short for t in turn.exchanged)
+        return format_tiles(turn.exchanged)
     if turn.count is not None:
         return f"{turn.count} tiles"
     return ""
 
 
-def rescore(record: Record) -> list[ScoreRow]:
-    """The re-scoring table of ``record``, one row per turn."""
+@dataclass(frozen=True, slots=True)
+class Rescoring:
+    """A record re-scored: a row per turn and the computed totals.
+
+    ``claimed_totals`` are the result's scores, if the record gives them.
+    """
+
+    players: tuple[str, ...]
+    rows: tuple[ScoreRow, ...]
+    totals: tuple[int, ...]
+    claimed_totals: tuple[int, ...] | None
+
+    @property
+    def differences(self) -> int:
+        """How many claimed turn scores differ from the computed ones."""
+        return sum(r.differs for r in self.rows)
+
+    @property
+    def wrong(self) -> bool:
+        """Whether a claimed turn score or the claimed result is wrong."""
+        return bool(self.differences) or (self.claimed_totals is not None and self.claimed_totals != self.totals)
+
+    def to_data(self) -> dict[str, object]:
+        return {"players": list(self.players), "turns": [r.to_data() for r in self.rows], "totals": list(self.totals)}
+
+    def text(self) -> str:
+        """The table as text, differences marked with ``!``."""
+        head = f"{'turn':>4}  {'player':<10} {'action':<8} {'tiles':<32} {'claim':>5} {'calc':>5}   " + \
+            "  ".join(f"{n[:8]:>8}" for n in self.players) + "  breakdown"
+        out = [head]
+        for r in self.rows:
+            claim = "" if r.claimed is None else str(r.claimed)
+            calc = "" if r.computed is None else str(r.computed)
+            mark = "!" if r.differs else " "
+            tiles = r.tiles if len(r.tiles) <= 32 else r.tiles[:29] + "..."
+            out.append(
+                f"{r.turn:>4}  {r.name[:10]:<10} {r.action:<8} {tiles:<32} {claim:>5} {calc:>5} {mark} "
+                + "  ".join(f"{t:>8}" for t in r.totals) + f"  {r.breakdown}"
+            )
+        diffs = self.differences
+        out.append("final: " + ", ".join(f"{n} {t}" for n, t in zip(self.players, self.totals))
+                   + f"; {diffs} turn score{'s' if diffs != 1 else ''} differ")
+        return "\n".join(out)
+
+
+def rescore(game: Record | History) -> Rescoring:
+    """A record (or its replay) re-scored, one row per turn."""
+    history = game if isinstance(game, History) else replay(game, positions=False)
+    names = history.players
     rows = []
-    for result in replay(record):
+    for result in history:
         turn = result.turn
-        assert turn is not None  # replay() yields only readable turns
-        known = result.score is not None and not (turn.action == "place" and turn.tiles is None)
-        name = record.players[turn.player].name if turn.player < len(record.players) else "?"
+        assert turn is not None  # a history holds only readable turns
+        computed = result.computed
         rows.append(ScoreRow(
-            turn=result.index + 1, player=turn.player, name=name, action=turn.action,
-            tiles=_tiles_text(turn), claimed=turn.score,
-            computed=result.points if known else None,
-            breakdown=str(result.score) if known and turn.action == "place" else "",
-            totals=result.state.scores,
+            turn=result.index + 1, player=turn.player, name=names[turn.player] if turn.player < len(names) else "?",
+            action=turn.action, tiles=turn_text(turn), claimed=turn.score, computed=computed,
+            breakdown=str(result.score) if computed is not None and turn.action == "place" else "",
+            totals=result.totals,
         ))
-    return rows
+    claim = history.record.result
+    claimed = tuple(claim.scores) if claim is not None and claim.scores is not None else None
+    return Rescoring(names, tuple(rows), history.totals, claimed)
 
 
-def corrected(record: Record) -> Record:
-    """A copy of ``record`` whose turn scores and result are the computed ones.
+def corrected(game: Record | History) -> Record:
+    """A copy of the record whose turn scores and result are the computed ones.
 
     Score-sheet turns (tiles unknown) keep their claimed score; the result's
     end is kept as recorded.
     """
-    rows = rescore(record)
+    history = game if isinstance(game, History) else replay(game, positions=False)
+    record = history.record
+    computed = {r.index: r.computed for r in history}
     turns = tuple(
-        turn._replace(score=row.computed) if row.computed is not None else turn
-        for turn, row in zip(record.turns, rows)
+        turn._replace(score=computed[i]) if computed.get(i) is not None else turn
+        for i, turn in enumerate(record.turns)
     )
-    totals = rows[-1].totals if rows else tuple(0 for _ in record.players)
     old = record.result or Result()
-    return replace(record, turns=turns, result=Result(tuple(totals), old.end, old.extra))
-
-
-def table(record: Record, rows: list[ScoreRow]) -> str:
-    """The table as text, differences marked with ``!``."""
-    names = [p.name for p in record.players]
-    head = f"{'turn':>4}  {'player':<10} {'action':<8} {'tiles':<32} {'claim':>5} {'calc':>5}   " + \
-        "  ".join(f"{n[:8]:>8}" for n in names) + "  breakdown"
-    out = [head]
-    for r in rows:
-        claim = "" if r.claimed is None else str(r.claimed)
-        calc = "" if r.computed is None else str(r.computed)
-        mark = "!" if r.differs else " "
-        tiles = r.tiles if len(r.tiles) <= 32 else r.tiles[:29] + "..."
-        out.append(
-            f"{r.turn:>4}  {r.name[:10]:<10} {r.action:<8} {tiles:<32} {claim:>5} {calc:>5} {mark} "
-            + "  ".join(f"{t:>8}" for t in r.totals) + f"  {r.breakdown}"
-        )
-    diffs = sum(r.differs for r in rows)
-    totals = rows[-1].totals if rows else ()
-    out.append("final: " + ", ".join(f"{n} {t}" for n, t in zip(names, totals))
-               + f"; {diffs} turn score{'s' if diffs != 1 else ''} differ")
-    return "\n".join(out)
+    return replace(record, turns=turns, result=Result(history.totals, old.end, old.extra))

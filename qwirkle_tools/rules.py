@@ -1,9 +1,11 @@
 """Legality and scoring of one placement, as ``../shared/RULES.md`` states them.
 
-Pure functions over a board and a move: :func:`judge` returns every rule the
-move breaks (with the index of the tile concerned) and its score breakdown.
-Nothing here knows about racks, the bag or turns; :mod:`qwirkle_tools.replay`
-keeps that bookkeeping.
+:func:`judge` is the one scorer: it returns every rule a move breaks (with
+the index of the tile concerned) and what the move scores, with a breakdown
+built only when asked for. What a line is, and what it scores, comes from
+:mod:`qwirkle_tools.lines`. Nothing here knows about racks, the bag or
+turns (:mod:`qwirkle_tools.engine` keeps that bookkeeping), except the end
+bonus rule, :meth:`Rules.end_points`, written here once.
 """
 
 from __future__ import annotations
@@ -11,10 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .board import _SHIFT, STEP_X, STEP_Y, Board, Placement, cell_text, key_cell
+from .board import STEP_X, STEP_Y, Board, Placement, cell_text, key_cell
+from .lines import FAULTS, LINE_MAX, accepts, fault, mask, points, walk
 from .tiles import TILES, Tile, tile_names
-
-LINE_MAX = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +25,11 @@ class Rules:
     lone_tile_score: int = 1
     qwirkle_bonus: int = 6
     end_bonus: int = 6
+
+    def end_points(self, rack_left: int, bag: int) -> int:
+        """The end bonus a turn earns: :attr:`end_bonus` when it empties the
+        player's rack (``rack_left`` tiles remain) while the bag is empty."""
+        return self.end_bonus if rack_left == 0 and bag == 0 else 0
 
 
 DEFAULT_RULES = Rules()
@@ -88,109 +94,55 @@ class ScoreBreakdown:
         return f"{'+'.join(parts) or '0'} = {self.total}"
 
 
-@dataclass(frozen=True, slots=True)
-class Judgement:
-    """What :func:`judge` found: the broken rules and the score."""
+_Line = tuple[int, int, list[int]]  # first cell key, step, tiles
 
-    violations: tuple[Violation, ...]
-    score: ScoreBreakdown
+
+class Judgement:
+    """What :func:`judge` found: the broken rules and the score.
+
+    ``points`` and ``qwirkles`` are there at once; :attr:`score`, the
+    breakdown line by line, is built on first use.
+    """
+
+    __slots__ = ("violations", "points", "qwirkles", "_lines", "_lone", "_bonus", "_score")
+
+    def __init__(self, violations: tuple[Violation, ...], lines: list[_Line], lone: int, bonus: int) -> None:
+        self.violations = violations
+        total = lone
+        qwirkles = 0
+        for _, _, tiles in lines:
+            total += points(len(tiles), bonus)
+            qwirkles += len(tiles) == LINE_MAX
+        self.points = total
+        self.qwirkles = qwirkles
+        self._lines = lines
+        self._lone = lone
+        self._bonus = bonus
+        self._score: ScoreBreakdown | None = None
 
     @property
     def legal(self) -> bool:
         return not self.violations
 
+    @property
+    def score(self) -> ScoreBreakdown:
+        """The breakdown (without end bonus)."""
+        if self._score is None:
+            self._score = ScoreBreakdown(tuple(
+                LineScore(tuple(TILES[t] for t in tiles), key_cell(start), step == STEP_X,
+                          points(len(tiles), self._bonus), len(tiles) == LINE_MAX)
+                for start, step, tiles in self._lines), self._lone)
+        return self._score
 
-def line_fault(tiles: Sequence[int]) -> str | None:
-    """Why a line of tiles is invalid (a finding code), or ``None`` if valid.
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Judgement):
+            return NotImplemented
+        return self.violations == other.violations and self.score == other.score
 
-    A valid line is one colour with distinct shapes, or one shape with
-    distinct colours; so at most 6 tiles, and no tile twice.
+    __hash__ = None  # type: ignore[assignment]
 
-        >>> line_fault([0, 1, 2])   # red circle, cross, diamond
-        >>> line_fault([0, 7])      # red circle, orange cross
-        'line-mixed'
-    """
-    n = len(tiles)
-    if n < 2:
-        return None
-    if n > LINE_MAX:
-        return "line-too-long"
-    if len({t // 6 for t in tiles}) != 1 and len({t % 6 for t in tiles}) != 1:
-        return "line-mixed"
-    if len(set(tiles)) != n:
-        return "duplicate-in-line"
-    return None
-
-
-_FAULT_TEXT = {
-    "line-too-long": "a line longer than 6",
-    "line-mixed": "a line sharing neither one colour nor one shape",
-    "duplicate-in-line": "a line with the same tile twice",
-}
-
-
-def _run(cells: Mapping[int, int], new: Mapping[int, int], key: int, step: int) -> tuple[int, list[int]]:
-    """The maximal line through ``key`` along ``step`` over board and move tiles."""
-    start = key
-    while start - step in cells or start - step in new:
-        start -= step
-    tiles: list[int] = []
-    k = start
-    while True:
-        t = cells.get(k)
-        if t is None:
-            t = new.get(k)
-            if t is None:
-                return start, tiles
-        tiles.append(t)
-        k += step
-
-
-def lines_through(cells: Mapping[int, int], keys: Iterable[int], length: int) -> list[tuple[int, ...]]:
-    """The lines of exactly ``length`` board tiles through any of ``keys``,
-    each as its cell keys in order (e.g. the Qwirkles a move just made, with
-    ``length`` 6), sorted."""
-    found: set[tuple[int, ...]] = set()
-    for key in keys:
-        for step in (STEP_X, STEP_Y):
-            start, tiles = _run(cells, {}, key, step)
-            if len(tiles) == length:
-                found.add(tuple(range(start, start + length * step, step)))
-    return sorted(found)
-
-
-def _faulty_before(cells: Mapping[int, int], start: int, step: int, length: int) -> bool:
-    """Whether the board tiles of a line already broke the rules before this move.
-
-    A move that extends a line left invalid by an earlier, already reported
-    move is not blamed for it again.
-    """
-    run: list[int] = []
-    for k in range(start, start + step * length, step):
-        t = cells.get(k)
-        if t is None:
-            if len(run) > 1 and line_fault(run):
-                return True
-            run = []
-        else:
-            run.append(t)
-    return len(run) > 1 and line_fault(run) is not None
-
-
-def _culprit(cells: Mapping[int, int], move: Sequence[Placement], keys: list[int], placed: list[int],
-             start: int, step: int, length: int, default: int) -> int:
-    """The placed tile to blame for a bad line: the first that breaks it when
-    added alone to the line's board tiles, else the first whose removal mends it."""
-    span = set(range(start, start + step * length, step))
-    board = [cells[k] for k in span if k in cells]
-    mine = [i for i in placed if keys[i] in span]
-    for i in mine:
-        if line_fault([*board, move[i].tile]) is not None:
-            return i
-    for i in mine:
-        if line_fault([*board, *(move[j].tile for j in mine if j != i)]) is None:
-            return i
-    return default
+    def __repr__(self) -> str:
+        return f"Judgement(violations={self.violations!r}, score={self.score!r})"
 
 
 def judge(
@@ -203,32 +155,113 @@ def judge(
     The score is computed even for an illegal move, by the same counting
     (each line of 2+ through a placed tile, once); tiles placed on occupied
     cells are left out of it. The end bonus is not added: that depends on the
-    rack and the bag, which the replay knows. A line whose board tiles were
-    already invalid (an earlier illegal move left on the table) is not held
-    against this move.
+    rack and the bag (see :meth:`Rules.end_points`). A line whose board tiles
+    were already invalid (an earlier illegal move left on the table) is not
+    held against this move. The opening rule (the largest group first) needs
+    the rack, so it is the engine's to check.
     """
     cells = board.cells if isinstance(board, Board) else board
-    if not move:
-        return Judgement((Violation("empty-move", "a placement with no tiles"),), ScoreBreakdown())
-    violations: list[Violation] = []
-    new: dict[int, int] = {}
-    keys: list[int] = []
+    bonus = rules.qwirkle_bonus
+    n = len(move)
+    if not n:
+        return Judgement((Violation("empty-move", "a placement with no tiles"),), [], 0, bonus)
+    keys = [p.key for p in move]
+    new: dict[int, int] = {k: p.tile for k, p in zip(keys, move)}
+    if len(new) == n and cells.keys().isdisjoint(new):
+        after = dict(cells)
+        after.update(new)
+        found = _formed(after, move, keys)
+        if found is not None:  # the usual case, a legal move, settled without any message
+            return Judgement((), found, 0 if found else rules.lone_tile_score, bonus)
+    new.clear()
     placed: list[int] = []  # indexes of tiles that were actually put down
-    for i, p in enumerate(move):
-        key = (p.x << _SHIFT) + p.y
-        keys.append(key)
+    for i, key in enumerate(keys):
+        if key not in cells and key not in new:
+            new[key] = move[i].tile
+            placed.append(i)
+    # each line through a placed tile, once: a line of 2+ is a span that later tiles skip
+    found = []
+    spans: list[tuple[int, int, int]] = []
+    for i in placed:
+        key = keys[i]
+        for step in (STEP_X, STEP_Y):
+            for s, a, b in spans:
+                if s == step and a <= key < b and (key - a) % step == 0:
+                    break
+            else:
+                start, tiles = walk(cells, key, step, new)
+                if len(tiles) > 1:
+                    spans.append((step, start, start + len(tiles) * step))
+                    found.append((start, step, tiles))
+    lone = rules.lone_tile_score if placed and not found else 0
+    return Judgement(tuple(_violations(cells, move, keys, new, placed, found)), found, lone, bonus)
+
+
+def judge_placed(cells: Mapping[int, int], move: Sequence[Placement], keys: Sequence[int],
+                 rules: Rules = DEFAULT_RULES) -> Judgement | None:
+    """:func:`judge` for a move whose tiles are already on ``cells`` (at
+    ``keys``, their cell keys, which were distinct and empty before): the
+    judgement of a legal move, else ``None`` (then :func:`judge` on the board
+    without them says what is wrong). For the engine, which puts the tiles
+    down anyway: the lines are walked over one board."""
+    found = _formed(cells, move, keys)
+    if found is None:
+        return None
+    return Judgement((), found, 0 if found else rules.lone_tile_score, rules.qwirkle_bonus)
+
+
+def _formed(after: Mapping[int, int], move: Sequence[Placement], keys: Sequence[int]) -> list[_Line] | None:
+    """The lines a move keeping every rule forms, in the order :func:`judge`
+    lists them (each tile's row, then its column, the move's own line once),
+    or ``None`` if the move breaks any rule. ``after`` is the board with the
+    move's tiles on it, on cells that were distinct and empty."""
+    n = len(keys)
+    main = 0  # the move's own direction; 0 for a single tile
+    if n > 1:
+        first = move[0]
+        if all(p.y == first.y for p in move):
+            main = STEP_X
+        elif all(p.x == first.x for p in move):
+            main = STEP_Y
+        else:
+            return None
+    found: list[_Line] = []
+    touches = len(after) == n  # the first move touches nothing, and need not
+    for i, key in enumerate(keys):
+        for step in (STEP_X, STEP_Y):
+            if step == main:
+                if i:
+                    continue
+                start, tiles = walk(after, key, step)
+                if min(keys) < start or max(keys) >= start + len(tiles) * step:
+                    return None  # a gap
+                if len(tiles) > n:
+                    touches = True
+            else:
+                if key - step not in after and key + step not in after:
+                    continue  # no line across this tile
+                start, tiles = walk(after, key, step)
+                touches = True
+            if len(tiles) > 1:
+                if fault(tiles) is not None:
+                    return None
+                found.append((start, step, tiles))
+    return found if touches else None
+
+
+def _violations(cells: Mapping[int, int], move: Sequence[Placement], keys: list[int], new: dict[int, int],
+                placed: list[int], found: list[_Line]) -> list[Violation]:
+    """Every rule the move breaks, with messages (the slow path of :func:`judge`)."""
+    violations: list[Violation] = []
+    seen: set[int] = set()
+    for i, (p, key) in enumerate(zip(move, keys)):
         if key in cells:
             violations.append(Violation(
-                "cell-occupied", f"{p.tile} placed on {cell_text(key)}, where {TILES[cells[key]]} lies", i,
-            ))
-        elif key in new:
+                "cell-occupied", f"{p.tile} placed on {cell_text(key)}, where {TILES[cells[key]]} lies", i))
+        elif key in seen:
             violations.append(Violation(
-                "cell-repeated", f"{p.tile} placed on {cell_text(key)}, which this move already fills", i,
-            ))
-        else:
-            new[key] = p.tile
-            placed.append(i)
-
+                "cell-repeated", f"{p.tile} placed on {cell_text(key)}, which this move already fills", i))
+        seen.add(key)
     if len(move) > 1:
         horizontal = all(p.y == move[0].y for p in move)
         if not horizontal and not all(p.x == move[0].x for p in move):
@@ -260,127 +293,61 @@ def judge(
             "no placed tile touches a tile on the board ("
             + ", ".join(f"{move[i].tile} at {cell_text(keys[i])}" for i in placed) + ")",
         ))
-
-    lines: list[LineScore] = []
-    seen: set[tuple[int, int]] = set()
-    for i in placed:
-        for step in (STEP_X, STEP_Y):
-            start, tiles = _run(cells, new, keys[i], step)
-            if len(tiles) < 2 or (start, step) in seen:
-                continue
-            seen.add((start, step))
-            fault = line_fault(tiles)
-            if fault is not None and not _faulty_before(cells, start, step, len(tiles)):
-                j = _culprit(cells, move, keys, placed, start, step, len(tiles), i)
-                violations.append(Violation(
-                    fault,
-                    f"{move[j].tile} at {cell_text(keys[j])} makes {_FAULT_TEXT[fault]}: " + tile_names(tiles),
-                    j,
-                ))
-            qwirkle = len(tiles) == LINE_MAX
-            lines.append(LineScore(
-                tuple(TILES[t] for t in tiles), key_cell(start), step == STEP_X,
-                len(tiles) + (rules.qwirkle_bonus if qwirkle else 0), qwirkle,
-            ))
-    lone = rules.lone_tile_score if placed and not lines else 0
-    return Judgement(tuple(violations), ScoreBreakdown(tuple(lines), lone))
+    for start, step, tiles in found:
+        code = fault(tiles)
+        if code is not None and not _faulty_before(cells, start, step, len(tiles)):
+            j = _culprit(cells, move, keys, placed, start, step, len(tiles))
+            violations.append(Violation(
+                code, f"{move[j].tile} at {cell_text(keys[j])} makes {FAULTS[code]}: " + tile_names(tiles), j))
+    # messages in the order of the tiles, whole-move faults where they arose
+    return violations
 
 
-def quick_score(cells: Board | Mapping[int, int], move: Sequence[Placement], rules: Rules = DEFAULT_RULES) -> int | None:
-    """The score of ``move`` if it is legal, else ``None``; no end bonus.
+def _faulty_before(cells: Mapping[int, int], start: int, step: int, length: int) -> bool:
+    """Whether the board tiles of a line already broke the rules before this move.
 
-    The replay's fast path: the same rules as :func:`judge` without building
-    messages or breakdowns (a test checks that the two always agree).
+    A move that extends a line left invalid by an earlier, already reported
+    move is not blamed for it again.
     """
-    if isinstance(cells, Board):
-        cells = cells.cells
-    n = len(move)
-    if not n:
-        return None
-    bonus = rules.qwirkle_bonus
-    first = move[0]
-    if n == 1:
-        key = (first.x << _SHIFT) + first.y
-        if key in cells:
-            return None
-        total = 0
-        for step in (STEP_X, STEP_Y):
-            line: list[int] = [first.tile]
-            k = key - step
-            while k in cells:
-                line.append(cells[k])
-                k -= step
-            k = key + step
-            while k in cells:
-                line.append(cells[k])
-                k += step
-            if len(line) > 1:
-                if line_fault(line) is not None:
-                    return None
-                total += len(line) + (bonus if len(line) == LINE_MAX else 0)
-        if not total:
-            return None if cells else rules.lone_tile_score
-        return total
-    if all(p.y == first.y for p in move):
-        step, cross = STEP_X, STEP_Y
-    elif all(p.x == first.x for p in move):
-        step, cross = STEP_Y, STEP_X
-    else:
-        return None
-    new: dict[int, int] = {}
-    for p in move:
-        key = (p.x << _SHIFT) + p.y
-        if key in cells or key in new:
-            return None
-        new[key] = p.tile
-    lo, hi = min(new), max(new)
-    k = lo
-    while k - step in cells:
-        k -= step
-    main = []
-    while True:
+    run: list[int] = []
+    for k in range(start, start + step * length, step):
         t = cells.get(k)
         if t is None:
-            t = new.get(k)
-            if t is None:
-                break
-        main.append(t)
-        k += step
-    if k <= hi or line_fault(main) is not None:
-        return None  # a gap, or a bad main line
-    total = len(main) + (bonus if len(main) == LINE_MAX else 0)
-    touched = len(main) > n
-    for key, tile in new.items():
-        line = [tile]
-        k = key - cross
-        while k in cells:
-            line.append(cells[k])
-            k -= cross
-        k = key + cross
-        while k in cells:
-            line.append(cells[k])
-            k += cross
-        if len(line) > 1:
-            if line_fault(line) is not None:
-                return None
-            touched = True
-            total += len(line) + (bonus if len(line) == LINE_MAX else 0)
-    if cells and not touched:
-        return None
-    return total
+            if fault(run):
+                return True
+            run = []
+        else:
+            run.append(t)
+    return fault(run) is not None
 
 
-def score(board: Board, move: Sequence[Placement], rules: Rules = DEFAULT_RULES) -> ScoreBreakdown:
+def _culprit(cells: Mapping[int, int], move: Sequence[Placement], keys: list[int], placed: list[int],
+             start: int, step: int, length: int) -> int:
+    """The placed tile to blame for a bad line: the first that breaks it when
+    added alone to the line's board tiles, else the first whose removal mends it."""
+    span = set(range(start, start + step * length, step))
+    board = [cells[k] for k in span if k in cells]
+    mine = [i for i in placed if keys[i] in span]
+    for i in mine:
+        if fault([*board, move[i].tile]) is not None:
+            return i
+    for i in mine:
+        if fault([*board, *(move[j].tile for j in mine if j != i)]) is None:
+            return i
+    return mine[0]
+
+
+def score(board: Board | Mapping[int, int], move: Sequence[Placement], rules: Rules = DEFAULT_RULES) -> ScoreBreakdown:
     """What ``move`` scores on ``board`` (without any end bonus)."""
     return judge(board, move, rules).score
 
 
-def check(board: Board, move: Sequence[Placement], rules: Rules = DEFAULT_RULES) -> list[Violation]:
+def check(board: Board | Mapping[int, int], move: Sequence[Placement], rules: Rules = DEFAULT_RULES) -> list[Violation]:
     """Every rule ``move`` breaks on ``board``; empty when it is legal."""
     return list(judge(board, move, rules).violations)
 
 
-def playable_tile(cells: Board | Mapping[int, int], rack: Sequence[int]) -> Placement | None:
+def playable_tile(cells: Board | Mapping[int, int], rack: Iterable[int]) -> Placement | None:
     """Some legal single-tile placement of a rack tile, or ``None``.
 
     Any legal placement contains a tile that would be legal alone, so this
@@ -388,11 +355,12 @@ def playable_tile(cells: Board | Mapping[int, int], rack: Sequence[int]) -> Plac
     """
     if isinstance(cells, Board):
         cells = cells.cells
-    if not rack:
+    tiles = list(rack)
+    if not tiles:
         return None
     if not cells:
-        return Placement(TILES[rack[0]], 0, 0)
-    distinct = set(rack)
+        return Placement(TILES[tiles[0]], 0, 0)
+    wanted = mask(tiles)
     tried: set[int] = set()
     for key in cells:
         for d in (STEP_X, -STEP_X, STEP_Y, -STEP_Y):
@@ -400,24 +368,20 @@ def playable_tile(cells: Board | Mapping[int, int], rack: Sequence[int]) -> Plac
             if k in cells or k in tried:
                 continue
             tried.add(k)
-            for t in distinct:
-                if _fits(cells, k, t):
-                    return Placement(TILES[t], *key_cell(k))
+            fit = accepts(cells, k) & wanted
+            if fit:
+                return Placement(TILES[(fit & -fit).bit_length() - 1], *key_cell(k))
     return None
 
 
-def _fits(cells: Mapping[int, int], key: int, t: int) -> bool:
-    """Whether tile ``t`` alone on empty cell ``key`` leaves both its lines valid."""
-    for step in (STEP_X, STEP_Y):
-        line = [t]
-        k = key - step
-        while k in cells:
-            line.append(cells[k])
-            k -= step
-        k = key + step
-        while k in cells:
-            line.append(cells[k])
-            k += step
-        if len(line) > 1 and line_fault(line) is not None:
-            return False
-    return True
+def dead(cells: Board | Mapping[int, int], left: Iterable[int]) -> bool:
+    """Whether a position is dead: tiles are on the board and none of the
+    tiles ``left`` in the game (in racks and bag) fits anywhere, so nobody
+    can ever place again (RULES.md: the game ends, blocked)."""
+    if isinstance(cells, Board):
+        cells = cells.cells
+    return bool(cells) and playable_tile(cells, left) is None
+
+
+__all__ = ["DEFAULT_RULES", "Judgement", "LineScore", "Rules", "ScoreBreakdown", "Violation", "check", "dead",
+           "judge", "judge_placed", "playable_tile", "score"]

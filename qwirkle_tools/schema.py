@@ -16,6 +16,7 @@ from importlib import resources
 from typing import Any
 
 from .findings import MAX_MESSAGE, Finding, make
+from .jsontext import deep_enough
 
 SCHEMA_FILE = "qwirkle-record.schema.json"
 
@@ -49,8 +50,6 @@ def fast_validator() -> Callable[[Any], bool] | None:
 
 def reference_is_valid(data: Any) -> bool:
     """The reference engine's verdict (slow; for tests and the fallback)."""
-    from .record import deep_enough
-
     with deep_enough():
         return bool(_reference().is_valid(data))
 
@@ -92,6 +91,10 @@ def _message(error: Any) -> str:
         text = f"{_count(len(inst), error.path)}; {_BOUND[v]} {error.validator_value:,}"
     elif v in ("maxLength", "minLength") and isinstance(inst, str):
         text = f"a string of {len(inst):,} characters; {_BOUND[v]} {error.validator_value:,}"
+    elif v == "anyOf" and error.path and error.path[-1] == "bag":
+        text = f"expected a list of tiles or their number, got {_short(inst)}"
+    elif v == "anyOf" and len(error.path) >= 2 and error.path[-2] == "racks":
+        text = f"expected a rack (a list of tiles) or its size, got {_short(inst)}"
     elif v in ("maximum", "minimum"):
         text = f"{_short(inst)} is out of range ({v} {error.validator_value})"
     else:
@@ -102,13 +105,16 @@ def _message(error: Any) -> str:
 
 def _count(n: int, path: Any) -> str:
     """``7 tiles``, ``10,001 turns``: a list's length named after its field."""
-    keys = [p for p in path if isinstance(p, str)]
+    parts = list(path)
+    keys = [p for p in parts if isinstance(p, str)]
     word = _ITEMS.get(keys[-1], "items") if keys else "items"
+    if keys and keys[-1] == "racks" and isinstance(parts[-1], int):
+        word = "tiles"  # one rack of the setup's racks
     return f"{n:,} {word[:-1] if n == 1 else word}"
 
 
 _ITEMS = {"turns": "turns", "players": "players", "tiles": "tiles", "scores": "scores", "board": "tiles",
-          "rack": "tiles", "draw": "tiles"}
+          "bag": "tiles", "racks": "racks", "rack": "tiles", "draw": "tiles"}
 _BOUND = {"maxItems": "at most", "minItems": "at least", "maxLength": "at most", "minLength": "at least"}
 _TYPE_WORDS = {"object": "an object", "array": "a list", "string": "a string", "integer": "an integer",
                "number": "a number", "boolean": "true or false", "null": "null"}
@@ -134,8 +140,6 @@ def check(data: Any) -> list[Finding]:
     turns = len(data["turns"]) if isinstance(data, dict) and isinstance(data.get("turns"), list) else 0
     if turns > MAX_TURNS:  # checking them all would take seconds and tell nothing new
         data = dict(data, turns=[])
-    from .record import deep_enough
-
     try:
         with deep_enough():  # the engine and the messages recurse into deep values
             errors = [(list(e.path), _message(e)) for e in _reference().iter_errors(data)]
@@ -185,13 +189,22 @@ def _floats(data: Any) -> list[Finding]:
                 if type(section.get(k)) is float:
                     bad(f"/{part}/{k}", section[k])
     setup = data.get("setup")
-    board = setup.get("board") if isinstance(setup, dict) else None
-    if isinstance(board, list):
-        for j, cell in enumerate(board):
-            if isinstance(cell, dict):
-                for k in ("x", "y"):
-                    if type(cell.get(k)) is float:
-                        bad(f"/setup/board/{j}/{k}", cell[k])
+    if isinstance(setup, dict):
+        board = setup.get("board")
+        if isinstance(board, list):
+            for j, cell in enumerate(board):
+                if isinstance(cell, dict):
+                    for k in ("x", "y"):
+                        if type(cell.get(k)) is float:
+                            bad(f"/setup/board/{j}/{k}", cell[k])
+        if type(setup.get("bag")) is float:
+            bad("/setup/bag", setup["bag"])
+        for k in ("racks", "scores"):
+            values = setup.get(k)
+            if isinstance(values, list):
+                for j, v in enumerate(values):
+                    if type(v) is float:
+                        bad(f"/setup/{k}/{j}", v)
     turns = data.get("turns")
     for i, turn in enumerate(turns if isinstance(turns, list) else ()):
         if not isinstance(turn, dict):

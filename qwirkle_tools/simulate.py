@@ -3,9 +3,9 @@
 The same seed gives the same game. The policies are deliberately simple:
 ``greedy`` plays the highest-scoring move, ``random`` any legal move. A
 player who cannot place exchanges the whole rack (as much of it as the bag
-allows); with an empty bag they pass, and when nobody can place the game is
-blocked and stops. A game in which no tile left (in the bag or any rack)
-fits anywhere on the board can never end: it stops there, "unfinished".
+allows); with an empty bag they pass. When nobody can ever place again (no
+tile left in the bag or any rack fits anywhere on the board, a dead
+position) the game is blocked and stops there, as RULES.md says.
 """
 
 from __future__ import annotations
@@ -13,10 +13,11 @@ from __future__ import annotations
 import random
 from typing import Any, Literal
 
-from .board import key_cell
+from .board import Placement, key_cell
+from .engine import Game
 from .movegen import best_move, generate_raw
-from .record import FORMAT, VERSION
-from .rules import DEFAULT_RULES, Rules, playable_tile
+from .record import Player, Record, Result, Turn
+from .rules import DEFAULT_RULES, Rules, dead
 from .tiles import COPIES, RACK_SIZE, TILES, largest_group
 
 Policy = Literal["greedy", "random"]
@@ -25,7 +26,11 @@ Policy = Literal["greedy", "random"]
 def simulate(
     players: int = 2, seed: int = 0, policy: Policy = "greedy", rules: Rules = DEFAULT_RULES
 ) -> dict[str, Any]:
-    """One self-play game as record data (see :func:`qwirkle_tools.record.from_data`)."""
+    """One self-play game as record data (see :func:`qwirkle_tools.record.from_data`).
+
+    Every turn is played through a strict :class:`~qwirkle_tools.engine.Game`,
+    which scores it (end bonus included) and would refuse an illegal one.
+    """
     if not 2 <= players <= 6:
         raise ValueError(f"players must be 2 to 6, not {players}")
     rng = random.Random(seed)
@@ -34,62 +39,52 @@ def simulate(
     racks = [[bag.pop() for _ in range(RACK_SIZE)] for _ in range(players)]
     # the largest group starts; on a tie the lower seat (the record just says who)
     p = max(range(players), key=lambda s: (largest_group(racks[s]), -s))
-    cells: dict[int, int] = {}
-    scores = [0] * players
-    turns: list[dict[str, Any]] = []
+    names = [f"Bot {i + 1}" for i in range(players)]
+    game = Game(names, rules)
+    cells = game.cells  # the engine's board, read by the move generator
+    turns: list[Turn] = []
     end = "unfinished"
     for _ in range(10_000):
         rack = racks[p]
+        held = tuple(TILES[t] for t in rack)
         move = _choose(cells, rack, rules, policy, rng)
-        turn: dict[str, Any] = {"player": p, "action": "place", "rack": [str(TILES[t]) for t in rack]}
         if move is not None:
-            score, keys, tiles = move
-            placed = []
-            for key, t in zip(keys, tiles):
-                cells[key] = t
-                rack.remove(t)
-                x, y = key_cell(key)
-                placed.append({"tile": str(TILES[t]), "x": x, "y": y})
+            _, keys, tiles = move
             drawn = [bag.pop() for _ in range(min(len(tiles), len(bag)))]
-            rack.extend(drawn)
-            points = score + (rules.end_bonus if not rack else 0)
-            turn.update(tiles=placed, score=points, draw=[str(TILES[t]) for t in drawn])
-            scores[p] += points
-            turns.append(turn)
-            if not rack:
-                end = "out"
-                break
+            turn = Turn(p, "place", tiles=tuple(Placement(TILES[t], *key_cell(k)) for k, t in zip(keys, tiles)),
+                        rack=held, draw=tuple(TILES[t] for t in drawn))
         elif bag:
-            if playable_tile(cells, bag + [t for r in racks for t in r]) is None:
-                break  # a dead position: no tile left anywhere fits the board, so the game cannot end
+            if dead(cells, bag + [t for r in racks for t in r]):
+                end = "blocked"  # no tile left anywhere fits the board: the game ends at once
+                break
             out = rack[: min(len(rack), len(bag))]
             drawn = [bag.pop() for _ in range(len(out))]
-            for t in out:
-                rack.remove(t)
-            rack.extend(drawn)
             bag.extend(out)
             rng.shuffle(bag)
-            turn.update(action="exchange", tiles=[str(TILES[t]) for t in out], score=0,
-                        draw=[str(TILES[t]) for t in drawn])
-            turns.append(turn)
+            tiles = tuple(out)
+            turn = Turn(p, "exchange", exchanged=tuple(TILES[t] for t in out), rack=held,
+                        draw=tuple(TILES[t] for t in drawn))
         else:
             if not any(best_move(cells, r, rules) for r in racks):
                 end = "blocked"
                 break
-            turn.update(action="pass", score=0)
-            turns.append(turn)
+            tiles, drawn = (), []
+            turn = Turn(p, "pass", rack=held)
+        points = game.play(turn).points
+        turns.append(turn._replace(score=points))
+        for t in tiles:
+            rack.remove(t)
+        rack.extend(drawn)
+        if game.ended == "out":
+            end = "out"
+            break
         p = (p + 1) % players
-    record: dict[str, Any] = {
-        "format": FORMAT,
-        "version": VERSION,
-        "meta": {"event": "self-play", "seed": seed, "policy": policy},
-    }
-    if rules != DEFAULT_RULES:
-        record["rules"] = {"lone_tile_score": rules.lone_tile_score, "qwirkle_bonus": rules.qwirkle_bonus,
-                           "end_bonus": rules.end_bonus}
-    record.update(players=[{"name": f"Bot {i + 1}"} for i in range(players)], turns=turns,
-                  result={"scores": scores, "end": end})
-    return record
+    record = Record(
+        players=tuple(Player(name) for name in names), turns=tuple(turns), rules=rules,
+        result=Result(tuple(game.totals), end),  # type: ignore[arg-type]
+        meta={"event": "self-play", "seed": seed, "policy": policy},
+    )
+    return record.to_data()
 
 
 def simulate_line(index: int, players: int = 2, seed: int = 0, policy: Policy = "greedy") -> bytes:

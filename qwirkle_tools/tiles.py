@@ -29,6 +29,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from .errors import QwirkleError
+
 COLOURS: tuple[str, ...] = ("red", "orange", "yellow", "green", "blue", "purple")
 SHAPES: tuple[str, ...] = ("circle", "cross", "diamond", "square", "star", "clover")
 COLOUR_CODES: tuple[str, ...] = ("r", "o", "y", "g", "b", "p")
@@ -41,7 +43,7 @@ TILE_COUNT = len(COLOURS) * len(SHAPES) * COPIES
 RACK_SIZE = 6
 
 
-class TileError(ValueError):
+class TileError(QwirkleError, ValueError):
     """A text that names no tile."""
 
 
@@ -108,6 +110,12 @@ def parse_tiles(texts: Iterable[str]) -> list[Tile]:
     if isinstance(texts, str):
         texts = texts.replace(",", " ").split()
     return [Tile.parse(t) for t in texts]
+
+
+def format_tiles(tiles: Iterable[int], short: bool = True) -> str:
+    """Tiles as one text, separated by spaces: ``"rc rs bd"`` (a rack or a
+    bag; the long form with ``short=False``); :func:`parse_tiles` reads it back."""
+    return " ".join((_SHORT if short else _NAMES)[t] for t in tiles)
 
 
 def tile_name(t: int) -> str:

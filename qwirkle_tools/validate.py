@@ -18,17 +18,19 @@ from typing import BinaryIO
 
 from . import record as rec
 from . import schema
-from .fastcheck import clean
+from .engine import History, replay
+from .engine import check as replay_check
+from .errors import QwirkleError
 from .findings import Finding, make
-from .record import Record
-from .replay import check as replay_check
+from .jsontext import inexact_integers, parse_json
+from .record import Record, Turn
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 """Largest ``.json`` file or ``.jsonl`` line read as one record."""
 RECORD_SUFFIXES = (".json", ".jsonl")
 
 
-class InputError(Exception):
+class InputError(QwirkleError):
     """A path that cannot be read: missing, unreadable, or holding no records."""
 
 
@@ -48,12 +50,14 @@ class Source:
 
 @dataclass(frozen=True, slots=True)
 class Report:
-    """The findings for one record, and the record when it could be read."""
+    """The findings for one record, the record when it could be read, and
+    its replay when one was asked for (see :func:`check_data`)."""
 
     path: str
     index: int
     findings: tuple[Finding, ...]
     record: Record | None = None
+    history: History | None = None
 
     @property
     def valid(self) -> bool:
@@ -72,26 +76,64 @@ class Report:
         }
 
 
+@dataclass
+class Tally:
+    """Counts over the reports of a run: records, invalid ones, errors, warnings."""
+
+    records: int = 0
+    invalid: int = 0
+    errors: int = 0
+    warnings: int = 0
+
+    def add(self, report: Report) -> None:
+        self.records += 1
+        self.invalid += not report.valid
+        for f in report.findings:
+            if f.severity == "error":
+                self.errors += 1
+            else:
+                self.warnings += 1
+
+    def to_data(self) -> dict[str, int]:
+        return {"records": self.records, "valid": self.records - self.invalid, "invalid": self.invalid,
+                "errors": self.errors, "warnings": self.warnings}
+
+    def text(self) -> str:
+        """``3 records: 2 valid, 1 invalid (2 errors, 0 warnings)``."""
+        def many(n: int, word: str) -> str:
+            return f"{n} {word}{'s' if n != 1 else ''}"
+
+        return (f"{many(self.records, 'record')}: {self.records - self.invalid} valid, {self.invalid} invalid "
+                f"({many(self.errors, 'error')}, {many(self.warnings, 'warning')})")
+
+
 def check_data(data: object, keep_record: bool = True) -> tuple[Record | None, list[Finding]]:
     """Schema and replay findings for parsed JSON data, and the record read
     from it (``None`` when unreadable, or when not ``keep_record`` and clean)."""
-    fast = schema.fast_validator()
-    if fast is not None and isinstance(data, dict) and fast(data) and clean(data):
-        # the fast path for clean, fully recorded games
-        return (rec.from_data(data, trusted=True) if keep_record else None), []
+    record, findings, _ = _check(data, None)
+    return (record if keep_record or findings else None), findings
+
+
+def _check(data: object, positions: bool | None) -> tuple[Record | None, list[Finding], History | None]:
+    """The record, every finding, and with ``positions`` not ``None`` the
+    history of the one replay (keeping states or not)."""
     findings = schema.check(data)
+    turns: list[Turn | None] | None = None
     if not findings:
-        valid = rec.from_data(data, trusted=True)
-        return valid, replay_check(valid)
-    if isinstance(data, dict) and isinstance(data.get("turns"), list) and len(data["turns"]) > schema.MAX_TURNS:
-        return None, findings  # beyond the limit: not replayed (millions of turns would take minutes)
-    try:
-        record, turns = rec.from_data_lenient(data)
-    except rec.RecordError:
-        return None, findings
+        record: Record | None = rec.from_data(data, trusted=True)
+    elif isinstance(data, dict) and isinstance(data.get("turns"), list) and len(data["turns"]) > schema.MAX_TURNS:
+        return None, findings, None  # beyond the limit: not replayed (millions of turns would take minutes)
+    else:
+        try:
+            record, turns = rec.from_data_lenient(data)
+        except rec.RecordError:
+            return None, findings, None
     if record is None:
-        return None, findings
-    return record, findings + replay_check(record, turns)
+        return None, findings, None
+    if positions is None:
+        return record, findings + replay_check(record, turns), None
+    history = replay(record, turns, positions)
+    return record, findings + list(history.findings), history
 
 
 def parse_source(text: bytes, exact: bool = False) -> tuple[object, Finding | None]:
@@ -107,29 +149,35 @@ def parse_source(text: bytes, exact: bool = False) -> tuple[object, Finding | No
     if not text.strip():
         return None, make("json", None, "", "empty: no JSON value")
     try:
-        return rec.parse_json(text, exact), None
+        return parse_json(text, exact), None
     except json.JSONDecodeError as exc:
         return None, make("json", None, "", f"line {exc.lineno}, column {exc.colno}: {exc.msg}")
     except (ValueError, RecursionError) as exc:  # e.g. nesting deeper than the parser allows
         return None, make("json", None, "", f"unreadable JSON: {exc}")
 
 
-def check_source(source: Source, keep_record: bool = True, exact: bool = False) -> Report:
+def check_source(source: Source, keep_record: bool = True, exact: bool = False,
+                 positions: bool | None = None) -> Report:
     """The report for one record's text (see :func:`check_data` for
-    ``keep_record``, :func:`parse_source` for ``exact``)."""
+    ``keep_record``, :func:`parse_source` for ``exact``). With ``positions``
+    not ``None`` the record is replayed into a history, which the report
+    keeps (with a state per turn if ``positions``), so that whoever needs
+    the replay does not replay again."""
     if source.text is None:
         return Report(source.path, source.index, (make(
             "too-large", None, "", f"{source.size:,} bytes; the limit is {MAX_FILE_BYTES:,}"),))
     data, problem = parse_source(source.text, exact)
     if problem is not None:
         return Report(source.path, source.index, (problem,))
-    record, findings = check_data(data, keep_record)
-    if not exact and findings and rec.inexact_integers(source.text):
+    record, findings, history = _check(data, positions)
+    if not exact and findings and inexact_integers(source.text):
         # an integer beyond 64 bits, read as a float, may be what is wrong: read
         # it exactly, so that the findings are those of the exact reading
         data, _ = parse_source(source.text, exact=True)
-        record, findings = check_data(data, keep_record)
-    return Report(source.path, source.index, tuple(findings), record)
+        record, findings, history = _check(data, positions)
+    if not keep_record and not findings:
+        record = None
+    return Report(source.path, source.index, tuple(findings), record, history)
 
 
 def record_files(path: Path) -> list[Path]:
@@ -198,3 +246,45 @@ def validate(paths: Iterable[str | os.PathLike[str]], keep_records: bool = False
     """
     for source in sources(paths):
         yield check_source(source, keep_records)
+
+
+class UnreadableRecord(QwirkleError):
+    """A record too broken to work with (not JSON, or not of the schema):
+    :attr:`findings` say what is wrong and where."""
+
+    exit_code = 1
+
+    def __init__(self, where: str, findings: tuple[Finding, ...]) -> None:
+        super().__init__(f"{where}: not a readable record; fix the errors above first")
+        self.where = where
+        self.findings = findings
+
+    @property
+    def details(self) -> tuple[str, ...]:
+        return tuple(f.line(self.where) for f in self.findings)
+
+
+def read_record(path: str | os.PathLike[str]) -> Record:
+    """The one record in a ``.json`` file, read exactly (it may be written
+    back) and checked against the schema, not replayed (whoever uses it
+    replays it once, with :func:`qwirkle_tools.engine.replay`).
+
+    Raises:
+        InputError: the path is missing, unreadable, or a ``.jsonl`` corpus.
+        UnreadableRecord: the text is not JSON or not of the schema.
+    """
+    found = list(sources([path]))
+    if len(found) != 1 or found[0].index:
+        raise InputError(f"{path}: expected a .json file holding one record, not a .jsonl corpus")
+    source = found[0]
+    where = str(source.path)
+    if source.text is None:
+        raise UnreadableRecord(where, (make("too-large", None, "",
+                                            f"{source.size:,} bytes; the limit is {MAX_FILE_BYTES:,}"),))
+    data, problem = parse_source(source.text, exact=True)
+    if problem is not None:
+        raise UnreadableRecord(where, (problem,))
+    findings = schema.check(data)
+    if findings:
+        raise UnreadableRecord(where, tuple(findings))
+    return rec.from_data(data, trusted=True)

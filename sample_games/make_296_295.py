@@ -64,10 +64,13 @@ from pathlib import Path
 from typing import Any
 
 from qwirkle_tools.analysis import analyse
-from qwirkle_tools.board import STEP_X, STEP_Y, Placement, cell_key
+from qwirkle_tools.board import Placement
+from qwirkle_tools.engine import Game as Engine
+from qwirkle_tools.engine import replay
+from qwirkle_tools.lines import LINE_MAX, completing_tile, lines_through
 from qwirkle_tools.movegen import Move, generate
-from qwirkle_tools.record import from_data
-from qwirkle_tools.rules import DEFAULT_RULES, quick_score
+from qwirkle_tools.record import Player, Record, Result, Turn, from_data
+from qwirkle_tools.rules import DEFAULT_RULES
 from qwirkle_tools.tiles import COPIES, RACK_SIZE, TILES, Tile, largest_group
 from qwirkle_tools.validate import check_data
 
@@ -208,56 +211,32 @@ def parse_game(text: str) -> tuple[int | None, list[list[Tile]], list[tuple[int,
 
 
 def build(text: str) -> dict[str, Any]:
-    """The record of a game text: every turn scored by the rules engine, racks and draws checked."""
+    """The record of a game text, every turn played (and scored) by a strict engine, which
+    refuses an illegal move, a wrong rack or draw, or a 4th copy of a tile."""
     seed, racks, turns = parse_game(text)
-    bag = [t for t in TILES for _ in range(COPIES)]
-    for rack in racks:
-        for t in rack:
-            bag.remove(t)
-    cells: dict[int, int] = {}
-    scores = [0, 0]
-    out: list[dict[str, Any]] = []
-    end = "unfinished"
+    engine = Engine(NAMES)
+    out: list[Turn] = []
     for i, (p, action, items, draw) in enumerate(turns):
-        if p != i % 2 or end != "unfinished":
-            raise ValueError(f"turn {i + 1}: out of order")
+        if engine.ended is not None:
+            raise ValueError(f"turn {i + 1}: after the end")
         rack = racks[p]
-        turn: dict[str, Any] = {"player": p, "action": action, "rack": [str(t) for t in rack]}
+        held = tuple(rack)
         if action == "place":
-            points = quick_score(cells, items, DEFAULT_RULES)
-            if points is None:
-                raise ValueError(f"turn {i + 1}: illegal placement {' '.join(map(str, items))}")
+            turn = Turn(p, "place", tiles=tuple(items), rack=held, draw=tuple(draw))
             for pl in items:
                 rack.remove(pl.tile)
-                cells[cell_key(pl.x, pl.y)] = int(pl.tile)
-            if len(draw) != min(len(items), len(bag)):
-                raise ValueError(f"turn {i + 1}: draws {len(draw)} tiles")
-            for t in draw:
-                bag.remove(t)
-            rack.extend(draw)
-            if not rack and not bag:
-                points += DEFAULT_RULES.end_bonus
-                end = "out"
-            scores[p] += points
-            turn.update(tiles=[{"tile": str(pl.tile), "x": pl.x, "y": pl.y} for pl in items], score=points,
-                        draw=[str(t) for t in draw])
         elif action == "exchange":
-            if len(draw) != len(items) or len(items) > len(bag):
-                raise ValueError(f"turn {i + 1}: a bad exchange")
+            turn = Turn(p, "exchange", exchanged=tuple(items), rack=held, draw=tuple(draw))
             for t in items:
                 rack.remove(t)
-            for t in draw:  # drawn before the set-aside tiles go back
-                bag.remove(t)
-            rack.extend(draw)
-            bag.extend(items)
-            turn.update(tiles=[str(t) for t in items], score=0, draw=[str(t) for t in draw])
         else:
-            turn.update(score=0)
-        out.append(turn)
-    return {
-        "format": "qwirkle-record",
-        "version": 1,
-        "meta": {
+            turn = Turn(p, "pass", rack=held)
+        rack.extend(draw)
+        out.append(turn._replace(score=engine.play(turn).points))
+    record = Record(
+        players=tuple(Player(n) for n in NAMES), turns=tuple(out),
+        result=Result(tuple(engine.totals), "out" if engine.ended == "out" else "unfinished"),
+        meta={
             "event": "Club night, final table",
             "site": "Lyon",
             "date": "2026-11-29",
@@ -265,10 +244,8 @@ def build(text: str) -> dict[str, Any]:
                         "write-ups' photo: Ben, the right-hand player, trails all game, takes the lead on the "
                         f"last turn and wins 296 to 295. Made by make_296_295.py (search seed {seed})."),
         },
-        "players": [{"name": n} for n in NAMES],
-        "turns": out,
-        "result": {"scores": scores, "end": end},
-    }
+    )
+    return record.to_data()
 
 
 def make() -> dict[str, Any]:
@@ -290,22 +267,30 @@ Action = tuple[str, Any]  # ("place", Move), ("exchange", [tiles]) or ("pass", N
 
 
 class Game:
-    """A game in progress: board, racks, bag (sorted), totals, Qwirkles and the turns so far."""
+    """A game in progress: the engine's game (board, totals), the racks and the bag (sorted) the
+    search deals from, the Qwirkles and the turns so far."""
 
-    def __init__(self, cells: dict[int, int], racks: list[list[int]], bag: list[int], scores: list[int],
-                 qw: list[int], opening: tuple[tuple[int, ...], ...] = (),
+    def __init__(self, engine: Engine, racks: list[list[int]], bag: list[int], qw: list[int],
+                 opening: tuple[tuple[int, ...], ...] = (),
                  turns: list[tuple[int, str, tuple[Any, ...], tuple[int, ...]]] | None = None) -> None:
-        self.cells = cells
+        self.engine = engine
         self.racks = racks
         self.bag = bag
-        self.scores = scores
         self.qw = qw
         self.opening = opening
         self.turns = turns if turns is not None else []
 
+    @property
+    def cells(self) -> dict[int, int]:
+        return self.engine.cells
+
+    @property
+    def scores(self) -> list[int]:
+        return self.engine.totals
+
     def copy(self) -> Game:
-        return Game(dict(self.cells), [list(r) for r in self.racks], list(self.bag), list(self.scores),
-                    list(self.qw), self.opening, list(self.turns))
+        return Game(self.engine.copy(), [list(r) for r in self.racks], list(self.bag), list(self.qw), self.opening,
+                    list(self.turns))
 
 
 def legal(cells: dict[int, int], rack: list[int]) -> list[Move]:
@@ -319,31 +304,13 @@ def value(m: Move) -> float:
 def opens_five(cells: dict[int, int], move: Move) -> bool:
     """Whether the move leaves a line of five whose sixth tile is not yet all on the board (a Qwirkle
     offered to the opponent; the seeds' tip: avoid making lines of 5)."""
-    new = {cell_key(pl.x, pl.y): int(pl.tile) for pl in move.tiles}
-
-    def at(k: int) -> int | None:
-        t = new.get(k)
-        return cells.get(k) if t is None else t
-
-    for k0 in new:
-        for step in (STEP_X, STEP_Y):
-            k = k0
-            while at(k - step) is not None:
-                k -= step
-            run = []
-            while (t := at(k)) is not None:
-                run.append(t)
-                k += step
-            if len(run) != 5:
-                continue
-            if len({t // 6 for t in run}) == 1:
-                (shape,) = set(range(6)) - {t % 6 for t in run}
-                missing = run[0] // 6 * 6 + shape
-            else:
-                (colour,) = set(range(6)) - {t // 6 for t in run}
-                missing = colour * 6 + run[0] % 6
-            if sum(1 for t in cells.values() if t == missing) + sum(1 for t in new.values() if t == missing) < COPIES:
-                return True
+    after = dict(cells)
+    after.update((pl.key, int(pl.tile)) for pl in move.tiles)
+    on_board = list(after.values())
+    for line in lines_through(after, (pl.key for pl in move.tiles), LINE_MAX - 1):
+        missing = completing_tile([after[k] for k in line])
+        if missing is not None and on_board.count(missing) < COPIES:
+            return True
     return False
 
 
@@ -456,12 +423,19 @@ def hotness(cells: dict[int, int], kept: list[int], bag: list[int]) -> dict[int,
 
 def _after(g: Game, p: int, act: Action) -> tuple[dict[int, int], list[int], list[int]]:
     """Board, totals and Qwirkles once ``p`` has played ``act`` (no draw)."""
+    return _after_on(g.cells, g.scores, g.qw, p, act)
+
+
+def _after_on(board: dict[int, int], totals: list[int], qwirkles: list[int], p: int,
+              act: Action) -> tuple[dict[int, int], list[int], list[int]]:
+    """Board, totals and Qwirkles once ``p`` has played ``act`` on them (no draw; the bag is not empty,
+    so there is no end bonus to count)."""
     if act[0] != "place":
-        return g.cells, g.scores, g.qw
-    cells = dict(g.cells)
+        return board, totals, qwirkles
+    cells = dict(board)
     for pl in act[1].tiles:
-        cells[cell_key(pl.x, pl.y)] = int(pl.tile)
-    scores, qw = list(g.scores), list(g.qw)
+        cells[pl.key] = int(pl.tile)
+    scores, qw = list(totals), list(qwirkles)
     scores[p] += act[1].score
     qw[p] += act[1].qwirkles
     return cells, scores, qw
@@ -496,20 +470,22 @@ def pick(g: Game, p: int, kept: list[int], k: int, cells: dict[int, int], scores
 
 
 def apply(g: Game, p: int, act: Action, draw: tuple[int, ...]) -> None:
-    """Play ``act`` for ``p`` and draw ``draw`` (before an exchange's tiles go back)."""
+    """Play ``act`` for ``p`` through the engine and draw ``draw`` (before an exchange's tiles go back)."""
     rack = g.racks[p]
     kind, what = act
+    drawn = tuple(TILES[t] for t in draw)
+    held = tuple(TILES[t] for t in rack)
     for t in draw:
         g.bag.remove(t)
     if kind == "place":
+        result = g.engine.play(Turn(p, "place", tiles=what.tiles, rack=held, draw=drawn))
         for pl in what.tiles:
-            g.cells[cell_key(pl.x, pl.y)] = int(pl.tile)
             rack.remove(int(pl.tile))
         rack.extend(draw)
-        g.scores[p] += what.score + (DEFAULT_RULES.end_bonus if not rack and not g.bag else 0)
-        g.qw[p] += what.qwirkles
+        g.qw[p] += result.qwirkles or 0
         g.turns.append((p, kind, tuple((int(pl.tile), pl.x, pl.y) for pl in what.tiles), draw))
     elif kind == "exchange":
+        g.engine.play(Turn(p, "exchange", exchanged=tuple(TILES[t] for t in what), rack=held, draw=drawn))
         for t in what:
             rack.remove(t)
         rack.extend(draw)
@@ -517,6 +493,7 @@ def apply(g: Game, p: int, act: Action, draw: tuple[int, ...]) -> None:
         g.bag.sort()
         g.turns.append((p, kind, tuple(what), draw))
     else:
+        g.engine.play(Turn(p, "pass", rack=held))
         g.turns.append((p, kind, (), ()))
 
 
@@ -536,7 +513,7 @@ def main_phase(seed: int) -> tuple[Game, int] | None:
             break
     for t in ana:
         bag.remove(t)
-    g = Game({}, [ana, []], bag, [0, 0], [0, 0])
+    g = Game(Engine(NAMES), [ana, []], bag, [0, 0])
     first = decide(g.cells, ana, ANA, g.scores, g.qw, len(bag))
     cells, scores, qw = _after(g, ANA, first)
     # Ben's opening rack (drawn before Ana's first move): a smaller largest group, a fair reply
@@ -567,7 +544,7 @@ def main_phase(seed: int) -> tuple[Game, int] | None:
         # the opponent's coming move does not depend on this draw: plan it, then draw for after it
         opp = 1 - p
         plan[opp] = decide(cells, g.racks[opp], opp, scores, qw, bag_after)
-        cells2, scores2, qw2 = _after(Game(cells, g.racks, g.bag, scores, qw), opp, plan[opp])
+        cells2, scores2, qw2 = _after_on(cells, scores, qw, opp, plan[opp])
         kept = list(g.racks[p])
         for t in (pl.tile for pl in act[1].tiles) if act[0] == "place" else act[1] if act[0] == "exchange" else ():
             kept.remove(int(t))
@@ -591,7 +568,6 @@ def options(g: Game, p: int, lead: bool) -> list[tuple[Action, bool]]:
     and never a move worth less than ``MIN_SHARE`` of the best one that does.
     """
     a_end, b_end = FINAL
-    bonus = DEFAULT_RULES.end_bonus
     rack = g.racks[p]
     moves = legal(g.cells, rack)
     if not moves:
@@ -604,7 +580,7 @@ def options(g: Game, p: int, lead: bool) -> list[tuple[Action, bool]]:
     acts: list[tuple[Action, bool]] = []
     for m in moves:
         out = len(m.tiles) == len(rack) and not g.bag
-        new = g.scores[p] + m.score + (bonus if out else 0)
+        new = g.scores[p] + m.score + DEFAULT_RULES.end_points(len(rack) - len(m.tiles), len(g.bag))
         if p == ANA:
             if (out and not (lead and new == a_end)) or (not out and (lead or new > a_end)):
                 continue
@@ -686,15 +662,7 @@ def endgame(start: Game, p0: int, rng: random.Random, playouts: int, budget: int
 
 def running(data: dict[str, Any]) -> list[tuple[int, int]]:
     """Ana's and Ben's totals after each turn of a record."""
-    a = b = 0
-    out = []
-    for turn in data["turns"]:
-        if turn["player"] == ANA:
-            a += turn["score"]
-        else:
-            b += turn["score"]
-        out.append((a, b))
-    return out
+    return [(r.totals[ANA], r.totals[BEN]) for r in replay(from_data(data), positions=False)]
 
 
 def quality(data: dict[str, Any]) -> str | None:

@@ -13,8 +13,8 @@ from conftest import game, place
 
 from qwirkle_tools import charts
 from qwirkle_tools.charts import ChartData, LeadChange, Margin, QwirkleMark, progression_data
+from qwirkle_tools.engine import replay
 from qwirkle_tools.record import Record, from_data, loads
-from qwirkle_tools.replay import replay
 
 ROOT = Path(__file__).parent.parent
 SAMPLES = ROOT / "sample_games"

@@ -171,8 +171,8 @@ def test_output_survives_a_terminal_that_cannot_show_a_name(tmp_path: Path) -> N
 
 def test_moves_lists_every_legal_move_best_first() -> None:
     from qwirkle_tools.board import Placement
+    from qwirkle_tools.engine import replay
     from qwirkle_tools.record import from_data
-    from qwirkle_tools.replay import replay
     from qwirkle_tools.rules import judge
 
     code, out, _ = run("moves", str(SAMPLES / "complete-2p.json"), "--turn", "12", "--format", "json")

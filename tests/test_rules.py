@@ -26,10 +26,7 @@ from qwirkle_tools.rules import (
     ScoreBreakdown,
     check,
     judge,
-    line_fault,
-    lines_through,
     playable_tile,
-    quick_score,
     score,
 )
 from qwirkle_tools.simulate import simulate
@@ -190,8 +187,9 @@ def test_judge_table(c: Case) -> None:
     assert judgement.legal == (not c.codes)
     if c.total is not None:
         assert judgement.score.total == c.total
-    # the fast path agrees on every table case
-    assert quick_score(board.cells, move, c.rules) == (c.total if not c.codes else None)
+    # the points, there at once, are the breakdown's total; and an independent scorer agrees
+    assert judgement.points == judgement.score.total
+    assert reference_score(board.cells, move, c.rules) == (c.total if not c.codes else None)
 
 
 @pytest.mark.parametrize(("board", "move", "rules"), [
@@ -240,7 +238,7 @@ def test_a_cell_no_tile_can_fill() -> None:
     for t in TILES:
         found = codes(board, [Placement(t, 2, 2)])
         assert found and found <= {"line-mixed", "duplicate-in-line"}, t
-        assert quick_score(board.cells, [Placement(t, 2, 2)]) is None
+        assert reference_score(board.cells, [Placement(t, 2, 2)]) is None
     # each demand alone can be met elsewhere: a blue above bd, a red left of rc
     assert judge(board, mv("bc@2,-1")).legal
     assert judge(board, mv("rd@-1,2")).legal
@@ -297,36 +295,6 @@ def test_messages_name_tiles_and_cells(board: str, move: str, words: list[str]) 
     (violation,) = judge(Board.parse(board), mv(move)).violations
     for word in words:
         assert word in violation.message
-
-
-# -- line_fault ---------------------------------------------------------------------
-
-@pytest.mark.parametrize(("tiles", "expected"), [
-    ("rc", None),
-    ("rc rx", None),
-    ("rc bc", None),
-    ("rc rx rd rs rt rl", None),
-    ("rc oc yc gc bc pc", None),
-    ("rl rc rt", None),               # order does not matter
-    ("rc bx", "line-mixed"),
-    ("rc rx bx", "line-mixed"),        # neither all red nor all crosses
-    ("rc bc bx", "line-mixed"),
-    ("rc rc", "duplicate-in-line"),
-    ("rc rx rc", "duplicate-in-line"),
-    ("rc bc rc", "duplicate-in-line"),
-    ("rc rx rd rs rt rl rc", "line-too-long"),
-    ("rc oc yc gc bc pc rc", "line-too-long"),
-    ("rc ox yd gs bt pl rc", "line-too-long"),  # length is checked first
-])
-def test_line_fault(tiles: str, expected: str | None) -> None:
-    assert line_fault(parse_tiles(tiles)) == expected
-
-
-@given(st.lists(st.sampled_from(TILES), min_size=1, max_size=8))
-def test_line_fault_matches_the_rule_text(tiles: list[Tile]) -> None:
-    one_colour = len({t.colour for t in tiles}) == 1 and len({t.shape for t in tiles}) == len(tiles)
-    one_shape = len({t.shape for t in tiles}) == 1 and len({t.colour for t in tiles}) == len(tiles)
-    assert (line_fault(tiles) is None) == (one_colour or one_shape)
 
 
 # -- score breakdowns -----------------------------------------------------------------
@@ -464,19 +432,60 @@ def bent_moves(draw: st.DrawFn, cells: Mapping[int, int], bag: list[int]) -> lis
     return move
 
 
-def assert_fast_path_agrees(cells: Mapping[int, int], move: list[Placement], rules: Rules) -> None:
+def reference_score(cells: Mapping[int, int], move: list[Placement], rules: Rules = DEFAULT_RULES) -> int | None:
+    """The score of a legal move, else ``None``: RULES.md read literally, with
+    coordinates and sets, independently of qwirkle_tools.lines and rules."""
+    board = {key_cell(k): TILES[t] for k, t in cells.items()}
+    spots = [(p.x, p.y) for p in move]
+    if not move or len(set(spots)) != len(spots) or any(c in board for c in spots):
+        return None
+    if len({x for x, _ in spots}) > 1 and len({y for _, y in spots}) > 1:
+        return None
+    after = dict(board)
+    after.update({(p.x, p.y): p.tile for p in move})
+    (x0, y0), (x1, y1) = min(spots), max(spots)
+    if any((x, y) not in after for x in range(x0, x1 + 1) for y in range(y0, y1 + 1)):
+        return None  # a gap
+    if board and not any((x + dx, y + dy) in board for x, y in spots for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))):
+        return None
+    lines = set()
+    for x, y in spots:
+        for dx, dy in ((1, 0), (0, 1)):
+            a = (x, y)
+            while (a[0] - dx, a[1] - dy) in after:
+                a = (a[0] - dx, a[1] - dy)
+            line = []
+            while a in after:
+                line.append(a)
+                a = (a[0] + dx, a[1] + dy)
+            if len(line) > 1:
+                lines.add(tuple(line))
+    total = 0
+    for line in lines:
+        tiles = [after[c] for c in line]
+        colours, shapes = {t.colour for t in tiles}, {t.shape for t in tiles}
+        if not (len(tiles) <= 6 and (len(colours) == 1 and len(shapes) == len(tiles)
+                                     or len(shapes) == 1 and len(colours) == len(tiles))):
+            return None
+        total += len(tiles) + (rules.qwirkle_bonus if len(tiles) == 6 else 0)
+    return total if lines else rules.lone_tile_score
+
+
+def assert_agrees_with_reference(cells: Mapping[int, int], move: list[Placement], rules: Rules) -> None:
     judgement = judge(cells, move, rules)
     expected = judgement.score.total if judgement.legal else None
     board = Board(Placement(TILES[t], *key_cell(k)) for k, t in cells.items())
-    assert quick_score(cells, move, rules) == expected, (board.diagram(), judgement)
+    assert reference_score(cells, move, rules) == expected, (board.diagram(), judgement)
+    assert judgement.points == judgement.score.total
 
 
 @settings(max_examples=150, deadline=None)
 @given(positions, rules_variants, st.data())
-def test_quick_score_agrees_with_judge(position: tuple[dict[int, int], list[int]], rules: Rules, data: st.DataObject) -> None:
+def test_judge_agrees_with_a_literal_reading_of_the_rules(position: tuple[dict[int, int], list[int]], rules: Rules,
+                                                          data: st.DataObject) -> None:
     cells, bag = position
     for strategy in (line_moves(cells), garbage_moves(cells), bent_moves(cells, bag)):
-        assert_fast_path_agrees(cells, data.draw(strategy), rules)
+        assert_agrees_with_reference(cells, data.draw(strategy), rules)
 
 
 @settings(max_examples=100, deadline=None)
@@ -537,20 +546,6 @@ def test_simulated_games_are_legal_turn_by_turn(seed: int, policy: str) -> None:
         assert judgement.legal, (n, judgement.violations)
         ends = n == len(data["turns"]) - 1 and data["result"]["end"] == "out"
         assert judgement.score.total + (DEFAULT_RULES.end_bonus if ends else 0) == turn["score"], n
-        assert quick_score(cells, move) == judgement.score.total
+        assert reference_score(cells, move) == judgement.score.total
         for p in move:
             cells[cell_key(p.x, p.y)] = p.tile
-
-
-def test_lines_through_finds_lines_of_a_given_length() -> None:
-    board = Board.parse("""
-        rc rx rd rs rt rl
-        bc
-        gc
-    """)
-    six = lines_through(board.cells, [Placement.parse("rl@5,0").key], 6)
-    assert [[key_cell(k) for k in line] for line in six] == [[(x, 0) for x in range(6)]]
-    corner = Placement.parse("rc@0,0").key
-    assert lines_through(board.cells, [corner], 3) == [tuple(Placement.parse(f"rc@0,{y}").key for y in range(3))]
-    assert lines_through(board.cells, [corner, corner], 6) == six  # each line once
-    assert lines_through(board.cells, [corner], 4) == []

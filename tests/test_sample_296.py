@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
+from qwirkle_tools.engine import replay
 from qwirkle_tools.record import from_data
-from qwirkle_tools.replay import final_scores
 from qwirkle_tools.validate import validate
 
 SAMPLES = Path(__file__).parent.parent / "sample_games"
@@ -53,7 +53,7 @@ def test_result_is_296_295_out_and_replays(data: Any) -> None:
     assert [p["name"] for p in data["players"]] == ["Ana", "Ben"]
     assert sorted(data["result"]["scores"]) == [295, 296]
     assert data["result"]["end"] == "out"
-    assert list(final_scores(from_data(data))) == data["result"]["scores"]
+    assert list(replay(from_data(data)).totals) == data["result"]["scores"]
     assert list(_running(data)[-1]) == data["result"]["scores"]
 
 

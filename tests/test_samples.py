@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from qwirkle_tools.engine import replay
 from qwirkle_tools.record import from_data
-from qwirkle_tools.replay import final_scores
 from qwirkle_tools.validate import validate
 
 SAMPLES = Path(__file__).parent.parent / "sample_games"
@@ -47,7 +47,7 @@ def test_every_sample_is_pinned_and_described() -> None:
 
 
 def test_double_qwirkle_game() -> None:
-    from qwirkle_tools.replay import replay
+    from qwirkle_tools.engine import replay
 
     data = json.loads((SAMPLES / "double-qwirkle.json").read_text())
     doubles = [(r.index + 1, r.score.total) for r in replay(from_data(data)) if r.score is not None and r.score.qwirkles == 2]
@@ -74,13 +74,13 @@ def test_complete_game_has_racks_draws_and_exchanges() -> None:
     assert len(data["players"]) == 2 and data["result"]["end"] == "out"
     assert all("rack" in t for t in turns) and all("draw" in t for t in turns if t["action"] != "pass")
     assert any(t["action"] == "exchange" for t in turns)
-    assert list(final_scores(from_data(data))) == data["result"]["scores"]
+    assert list(replay(from_data(data)).totals) == data["result"]["scores"]
 
 
 def test_score_sheet_has_scores_only() -> None:
     data = json.loads((SAMPLES / "score-sheet.json").read_text())
     assert not any(k in t for t in data["turns"] for k in ("tiles", "rack", "draw"))
-    assert list(final_scores(from_data(data))) == data["result"]["scores"]
+    assert list(replay(from_data(data)).totals) == data["result"]["scores"]
 
 
 def test_samples_are_reproducible(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

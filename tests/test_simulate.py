@@ -13,9 +13,9 @@ from qwirkle_tools.validate import check_data
 DEAD = 100040602  # greedy play builds a 3x6 block of all 18 stars; nothing else can ever be placed
 
 
-def test_a_dead_position_stops_the_game_unfinished() -> None:
+def test_a_dead_position_ends_the_game_blocked() -> None:
     data = simulate(2, DEAD, "greedy")
-    assert data["result"]["end"] == "unfinished"
+    assert data["result"]["end"] == "blocked"  # RULES.md: a dead position ends the game at once, no bonus
     assert len(data["turns"]) < 200  # it used to exchange until the 10,000-turn cap
     assert check_data(data)[1] == []
     cells = {}
@@ -32,3 +32,16 @@ def test_simulate_line_is_game_i_of_the_seed() -> None:
     line = simulate_line(3, players=3, seed=11, policy="random")
     assert line.endswith(b"\n") and line.count(b"\n") == 1
     assert json.loads(line) == simulate(3, game_seed(11, 3), "random")
+
+
+def test_the_validator_knows_a_dead_position_ends_the_game() -> None:
+    data = simulate(2, DEAD, "greedy")
+    last = data["turns"][-1]
+    after = {"player": 1 - last["player"], "action": "exchange", "count": 1}
+    data["turns"].append(after)
+    data["result"].pop("scores")
+    assert [(f.code, f.turn) for f in check_data(data)[1]] == [("after-end", len(data["turns"]))]
+    data["turns"].pop()
+    data["result"]["end"] = "unfinished"
+    found = check_data(data)[1]
+    assert [f.code for f in found] == ["bad-end"] and "no tile left in the game fits anywhere" in found[0].message

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import copy
+import random
 from typing import Any
 
 import pytest
 from conftest import findings, game, place, simulated
 
+from qwirkle_tools.engine import Game, IllegalMoveError, check, replay
 from qwirkle_tools.record import from_data
-from qwirkle_tools.replay import check, final_scores, initial_state, replay
+from qwirkle_tools.schema import check as schema_check
+from qwirkle_tools.tiles import TILES
 from qwirkle_tools.validate import check_data
 
 
@@ -25,7 +29,7 @@ def test_simulated_games_replay_clean_and_reproduce_their_scores(players: int, s
     data = simulated(players, seed, policy)
     record = from_data(data)
     assert check(record) == []
-    assert list(final_scores(record)) == data["result"]["scores"]
+    assert list(replay(record).totals) == data["result"]["scores"]
     results = list(replay(record))
     assert [r.points for r in results] == [t["score"] for t in data["turns"]]
     last = results[-1].state
@@ -36,7 +40,7 @@ def test_simulated_games_replay_clean_and_reproduce_their_scores(players: int, s
 
 def test_state_tracks_bag_racks_and_board() -> None:
     data = game(place(0, "rc@0,0 rs@1,0", 2, rack="rc rs bd yx gl pt", draw="oc ox"))
-    before = initial_state(from_data(data))
+    before = replay(from_data(data)).initial
     assert before.bag == 108 - 12 and before.rack_sizes == (6, 6) and before.racks == (None, None)
     after = states(data)[0]
     assert after.bag == 94
@@ -142,7 +146,7 @@ def test_exchange_rules() -> None:
 
 def _near_end(data: dict[str, Any], bag_below: int) -> tuple[int, Any]:
     """The first turn whose bag before it holds fewer than ``bag_below`` tiles, with that state."""
-    before = initial_state(from_data(data))
+    before = replay(from_data(data)).initial
     for i, r in enumerate(replay(from_data(data))):
         if before.bag is not None and before.bag < bag_below:
             return i, before
@@ -262,3 +266,94 @@ def test_exchange_with_tiles_and_a_different_count() -> None:
 def test_the_opening_must_be_a_placement() -> None:
     data = game({"player": 0, "action": "exchange", "count": 2}, place(1, "rc@0,0", 1, rack="rc rs bd yx gl pt"))
     assert findings(data) == [("first-move-not-largest", 1), ("first-move-not-largest", 2)]
+
+
+# -- strict and lenient play agree ------------------------------------------------
+
+NAMES = [str(t) for t in TILES]
+
+
+def mutate(data: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """One small, schema-valid slip of the kind people and buggy bots make."""
+    data = copy.deepcopy(data)
+    turns = data["turns"]
+    i = rng.randrange(len(turns))
+    turn = turns[i]
+    kind = rng.randrange(14)
+    if kind == 0 and "score" in turn:
+        turn["score"] += rng.choice([-1, 1, 6])
+    elif kind == 1 and turn.get("rack"):
+        turn["rack"][rng.randrange(len(turn["rack"]))] = rng.choice(NAMES)
+    elif kind == 2 and turn.get("draw"):
+        turn["draw"][rng.randrange(len(turn["draw"]))] = rng.choice(NAMES)
+    elif kind == 3 and turn["action"] == "place":
+        cell = rng.choice(turn["tiles"])
+        cell[rng.choice(["x", "y"])] += rng.choice([-1, 1])
+    elif kind == 4 and turn["action"] == "place":
+        rng.choice(turn["tiles"])["tile"] = rng.choice(NAMES)
+    elif kind == 5:
+        del turns[i]
+    elif kind == 6:
+        turns.insert(i, {"player": turn["player"], "action": "pass"})
+    elif kind == 7 and turn.get("draw"):
+        turn["draw"].pop()
+    elif kind == 8:
+        data["result"]["scores"][rng.randrange(len(data["players"]))] += 1
+    elif kind == 9:
+        data["result"]["end"] = rng.choice(["out", "blocked", "unfinished"])
+    elif kind == 10 and i + 1 < len(turns):
+        turns[i], turns[i + 1] = turns[i + 1], turns[i]
+    elif kind == 11 and turn["action"] == "exchange":
+        turn["tiles"].append(rng.choice(NAMES))
+    elif kind == 12 and turn["action"] == "place":
+        rng.choice(turn["tiles"])[rng.choice(["x", "y"])] *= 1.0
+    elif kind == 13:
+        turn[rng.choice(["player", "score"])] *= 1.0
+    return data
+
+
+
+def strict_verdict(data: dict[str, Any]) -> Any:
+    """The finding a strict game raises on the record (``None`` if it plays through)."""
+    record = from_data(data)
+    try:
+        game = Game.from_record(record, strict=True)
+        for turn in record.turns:
+            game.play(turn)
+        game.finish(record)
+    except IllegalMoveError as exc:
+        return exc.finding
+    return None
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_strict_play_refuses_exactly_what_lenient_play_reports_first(seed: int) -> None:
+    rng = random.Random(seed)
+    base = simulated(2 + seed % 3, 20 + seed, "greedy" if seed % 2 else "random")
+    refused = 0
+    for _ in range(80):
+        data = mutate(base, rng)
+        if schema_check(data):
+            continue
+        errors = [f for f in check(from_data(data)) if f.severity == "error"]
+        verdict = strict_verdict(data)
+        assert verdict == (errors[0] if errors else None), [str(f) for f in errors]
+        refused += verdict is not None
+    assert refused > 20  # the mutations do bite
+
+
+def test_a_strict_game_is_left_as_it_was_before_a_refused_turn() -> None:
+    data = simulated(2, 3)
+    record = from_data(data)
+    game = Game.from_record(record, strict=True)
+    for turn in record.turns[:5]:
+        game.play(turn)
+    before = game.state()
+    bad = record.turns[5]._replace(score=(record.turns[5].score or 0) + 1)
+    with pytest.raises(IllegalMoveError) as caught:
+        game.play(bad)
+    assert caught.value.finding.code == "score-mismatch"
+    assert "turn 6" in str(caught.value) and "score-mismatch" in str(caught.value)
+    assert game.state() == before and game.findings == []
+    game.play(record.turns[5])  # the right turn still plays
+    assert game.state().scores == replay(record).state(6).scores

@@ -1,0 +1,195 @@
+"""Lines: the one place that knows what a line of tiles is.
+
+A *line* is a maximal unbroken run of tiles in a row or a column. This
+module walks lines on a board, says whether a line is valid (one colour with
+distinct shapes, or one shape with distinct colours), which tiles may still
+join it, which tile completes a line of five, and what a line scores. Every
+other module asks here; nothing else walks or judges a line.
+
+Tiles are plain ints (0 to 35) and cells are :func:`~qwirkle_tools.board.cell_key`
+ints, so that the move generator and the replay can use these functions in
+their inner loops. A set of tiles is a 36-bit mask (bit ``t`` for tile ``t``).
+
+    >>> fault([0, 1, 2])        # red circle, red cross, red diamond
+    >>> fault([0, 7])           # red circle, orange cross
+    'line-mixed'
+    >>> points(6, bonus=6), points(3, bonus=6), points(1, bonus=6)
+    (12, 3, 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from .board import STEP_X, STEP_Y
+
+LINE_MAX = 6
+"""The longest valid line: 6 tiles (a Qwirkle)."""
+
+ALL = (1 << 36) - 1
+"""The mask of all 36 tiles."""
+
+JOIN: tuple[int, ...] = tuple(
+    sum(1 << u for u in range(36) if u != t and (u // 6 == t // 6 or u % 6 == t % 6)) for t in range(36)
+)
+"""For each tile, the tiles that may share a line with it (its colour or its
+shape, itself excluded). Tiles that pairwise may share a line always form a
+valid line: if a and b share a colour and a and c a shape, b and c can share
+neither without one of them being a."""
+
+JOIN_OR_SELF: tuple[int, ...] = tuple(JOIN[t] | 1 << t for t in range(36))
+""":data:`JOIN` with each tile itself included."""
+
+_OTHER_COLOURS: tuple[int, ...] = tuple(ALL & ~sum(1 << (t // 6 * 6 + s) for s in range(6)) for t in range(36))
+_OTHER_SHAPES: tuple[int, ...] = tuple(ALL & ~sum(1 << (c * 6 + t % 6) for c in range(6)) for t in range(36))
+
+FAULTS: dict[str, str] = {
+    "line-too-long": "a line longer than 6",
+    "line-mixed": "a line sharing neither one colour nor one shape",
+    "duplicate-in-line": "a line with the same tile twice",
+}
+"""Each way a line can be invalid (a finding code) and how to say it."""
+
+
+def mask(tiles: Iterable[int]) -> int:
+    """The set of ``tiles`` as a mask (a tile twice is one bit)."""
+    m = 0
+    for t in tiles:
+        m |= 1 << t
+    return m
+
+
+def fault(tiles: Sequence[int]) -> str | None:
+    """Why a line of tiles is invalid (a key of :data:`FAULTS`), or ``None``.
+
+    A line of fewer than two tiles is no line, so never invalid. The checks
+    go in this order: too long, then mixed, then a tile twice.
+    """
+    n = len(tiles)
+    if n < 2:
+        return None
+    if n > LINE_MAX:
+        return "line-too-long"
+    m = 0
+    for t in tiles:
+        m |= 1 << t
+    first = tiles[0]
+    if m & _OTHER_COLOURS[first] and m & _OTHER_SHAPES[first]:
+        return "line-mixed"
+    if m.bit_count() != n:
+        return "duplicate-in-line"
+    return None
+
+
+def joinable(tiles: Sequence[int]) -> int:
+    """The tiles that may join a line of ``tiles`` and leave it valid, as a
+    mask: 0 for an invalid or full line, :data:`ALL` for no tiles.
+
+        >>> [t for t in range(36) if joinable([0, 1, 2, 3, 4]) >> t & 1]   # red c, x, d, s, t
+        [5]
+    """
+    if fault(tiles) is not None:
+        return 0
+    j = ALL
+    for t in tiles:
+        j &= JOIN[t]
+    return j
+
+
+def completing_tile(tiles: Sequence[int]) -> int | None:
+    """The one tile that completes a valid line of five to a Qwirkle, else ``None``."""
+    if len(tiles) != LINE_MAX - 1:
+        return None
+    j = joinable(tiles)
+    return j.bit_length() - 1 if j and not j & (j - 1) else None
+
+
+def points(length: int, bonus: int) -> int:
+    """What a line of ``length`` tiles scores when a move forms or extends it:
+    a point a tile, plus ``bonus`` for a Qwirkle; a lone tile is no line (0)."""
+    if length < 2:
+        return 0
+    return length + bonus if length == LINE_MAX else length
+
+
+def walk(cells: Mapping[int, int], key: int, step: int,
+         new: Mapping[int, int] | None = None) -> tuple[int, list[int]]:
+    """The line through cell ``key`` along ``step`` (:data:`~qwirkle_tools.board.STEP_X`
+    for its row, ``STEP_Y`` for its column): its first cell and its tiles in
+    order, over the board ``cells`` and the tiles ``new`` being placed.
+
+    ``key`` itself must hold a tile (on the board or in ``new``) for the line
+    to be the one through it; an empty ``key`` gives no tiles.
+    """
+    get = cells.get
+    if new is None:
+        if key not in cells:
+            return key, []
+        start = key
+        while start - step in cells:
+            start -= step
+        tiles: list[int] = []
+        k = start
+        t = get(k)
+        while t is not None:
+            tiles.append(t)
+            k += step
+            t = get(k)
+        return start, tiles
+    if key not in cells and key not in new:
+        return key, []
+    start = key
+    while start - step in cells or start - step in new:
+        start -= step
+    tiles = []
+    k = start
+    while True:
+        t = get(k)
+        if t is None:
+            t = new.get(k)
+            if t is None:
+                return start, tiles
+        tiles.append(t)
+        k += step
+
+
+def lines_through(cells: Mapping[int, int], keys: Iterable[int], length: int) -> list[tuple[int, ...]]:
+    """The lines of exactly ``length`` board tiles through any of ``keys``,
+    each as its cell keys in order (e.g. the Qwirkles a move just made, with
+    ``length`` 6), sorted."""
+    found: set[tuple[int, ...]] = set()
+    for key in keys:
+        for step in (STEP_X, STEP_Y):
+            start, tiles = walk(cells, key, step)
+            if len(tiles) == length:
+                found.add(tuple(range(start, start + length * step, step)))
+    return sorted(found)
+
+
+def accepts(cells: Mapping[int, int], key: int) -> int:
+    """The tiles that fit alone on the empty cell ``key``, as a mask: those
+    that leave its row and its column valid (:data:`ALL` on a cell with no
+    neighbour)."""
+    get = cells.get
+    m = ALL
+    for step in (STEP_X, STEP_Y):
+        tiles: list[int] = []
+        k = key - step
+        t = get(k)
+        while t is not None:
+            tiles.append(t)
+            k -= step
+            t = get(k)
+        k = key + step
+        t = get(k)
+        while t is not None:
+            tiles.append(t)
+            k += step
+            t = get(k)
+        if tiles:
+            m &= joinable(tiles)
+    return m
+
+
+__all__ = ["ALL", "FAULTS", "JOIN", "JOIN_OR_SELF", "LINE_MAX", "accepts", "completing_tile", "fault", "joinable",
+           "lines_through", "mask", "points", "walk"]

@@ -1,0 +1,124 @@
+"""Lines: the walk, validity, the tile that completes a five, the points."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from qwirkle_tools.board import STEP_X, STEP_Y, Board, Placement, key_cell
+from qwirkle_tools.lines import (
+    ALL,
+    LINE_MAX,
+    accepts,
+    completing_tile,
+    fault,
+    joinable,
+    lines_through,
+    points,
+    walk,
+)
+from qwirkle_tools.tiles import TILES, Tile, parse_tiles
+
+line_fault = fault
+
+
+# -- line_fault ---------------------------------------------------------------------
+
+@pytest.mark.parametrize(("tiles", "expected"), [
+    ("rc", None),
+    ("rc rx", None),
+    ("rc bc", None),
+    ("rc rx rd rs rt rl", None),
+    ("rc oc yc gc bc pc", None),
+    ("rl rc rt", None),               # order does not matter
+    ("rc bx", "line-mixed"),
+    ("rc rx bx", "line-mixed"),        # neither all red nor all crosses
+    ("rc bc bx", "line-mixed"),
+    ("rc rc", "duplicate-in-line"),
+    ("rc rx rc", "duplicate-in-line"),
+    ("rc bc rc", "duplicate-in-line"),
+    ("rc rx rd rs rt rl rc", "line-too-long"),
+    ("rc oc yc gc bc pc rc", "line-too-long"),
+    ("rc ox yd gs bt pl rc", "line-too-long"),  # length is checked first
+])
+def test_line_fault(tiles: str, expected: str | None) -> None:
+    assert line_fault(parse_tiles(tiles)) == expected
+
+
+@given(st.lists(st.sampled_from(TILES), min_size=1, max_size=8))
+def test_line_fault_matches_the_rule_text(tiles: list[Tile]) -> None:
+    one_colour = len({t.colour for t in tiles}) == 1 and len({t.shape for t in tiles}) == len(tiles)
+    one_shape = len({t.shape for t in tiles}) == 1 and len({t.colour for t in tiles}) == len(tiles)
+    assert (line_fault(tiles) is None) == (one_colour or one_shape)
+
+
+# -- joinable, completing_tile, points -----------------------------------------------------
+
+@given(st.lists(st.sampled_from(TILES), min_size=0, max_size=6))
+def test_joinable_is_what_keeps_the_line_valid(tiles: list[Tile]) -> None:
+    j = joinable(tiles)
+    for t in TILES:
+        assert bool(j >> t & 1) == (fault([*tiles, t]) is None and fault(tiles) is None and len(tiles) < LINE_MAX), t
+
+
+def test_joinable_of_nothing_is_everything_and_of_a_bad_line_nothing() -> None:
+    assert joinable([]) == ALL
+    assert joinable(parse_tiles("rc bx")) == 0
+    assert joinable(parse_tiles("rc rx rd rs rt rl")) == 0
+
+
+@pytest.mark.parametrize(("tiles", "expected"), [
+    ("rc rx rd rs rt", "rl"),
+    ("rc oc yc gc pc", "bc"),
+    ("rc rx rd rs", None),      # four: two tiles could complete it
+    ("rc rx rd rs bc", None),   # not a valid line
+    ("rc oc yc gc bc pc", None),
+])
+def test_completing_tile(tiles: str, expected: str | None) -> None:
+    found = completing_tile(parse_tiles(tiles))
+    assert found == (None if expected is None else Tile.parse(expected))
+
+
+@pytest.mark.parametrize(("length", "bonus", "expected"), [(0, 6, 0), (1, 6, 0), (2, 6, 2), (5, 6, 5), (6, 6, 12),
+                                                           (6, 0, 6), (6, 9, 15)])
+def test_points(length: int, bonus: int, expected: int) -> None:
+    assert points(length, bonus) == expected
+
+
+# -- walking ------------------------------------------------------------------------
+
+def test_walk_over_board_and_new_tiles() -> None:
+    board = Board.parse("rc .. rd")
+    cells = board.cells
+    key = Placement.parse("rc@0,0").key
+    assert walk(cells, key, STEP_X) == (key, [int(Tile.parse("rc"))])
+    middle = Placement.parse("rx@1,0")
+    start, tiles = walk(cells, middle.key, STEP_X, {middle.key: middle.tile})
+    assert key_cell(start) == (0, 0) and tiles == list(parse_tiles("rc rx rd"))
+    assert walk(cells, middle.key, STEP_Y, {middle.key: middle.tile})[1] == [middle.tile]
+    assert walk(cells, middle.key, STEP_X)[1] == []  # an empty cell, nothing placed there
+
+
+def test_accepts_is_the_tiles_legal_alone_on_a_cell() -> None:
+    board = Board.parse(""".. .. bd
+                           .. .. bs
+                           rc rx ..""")
+    assert accepts(board.cells, Placement.parse("rc@2,2").key) == 0  # a red is wanted, and a blue
+    fits = accepts(board.cells, Placement.parse("rc@2,-1").key)
+    assert [TILES[t].name for t in range(36) if fits >> t & 1] == [
+        "blue-circle", "blue-cross", "blue-star", "blue-clover"]
+
+
+def test_lines_through_finds_lines_of_a_given_length() -> None:
+    board = Board.parse("""
+        rc rx rd rs rt rl
+        bc
+        gc
+    """)
+    six = lines_through(board.cells, [Placement.parse("rl@5,0").key], 6)
+    assert [[key_cell(k) for k in line] for line in six] == [[(x, 0) for x in range(6)]]
+    corner = Placement.parse("rc@0,0").key
+    assert lines_through(board.cells, [corner], 3) == [tuple(Placement.parse(f"rc@0,{y}").key for y in range(3))]
+    assert lines_through(board.cells, [corner, corner], 6) == six  # each line once
+    assert lines_through(board.cells, [corner], 4) == []

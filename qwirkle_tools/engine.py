@@ -36,7 +36,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from .board import STEP_X, STEP_Y, Board, cell_text, format_move
 from .errors import QwirkleError
@@ -191,6 +190,7 @@ class Game:
         self.bag_tiles: list[int] | None = None  # counts by tile, while the setup's list of them holds
         self.rack_total: int | None = None  # the sum of the rack sizes, while known
         self.alive = False  # the position was found not dead since the last placement
+        self.played: list[Turn] = []  # the turns played with play(), to rebuild the game after a refusal
         self._record = record
         if strict:
             try:
@@ -378,8 +378,9 @@ class Game:
 
     # -- one turn ------------------------------------------------------------
 
-    def play(self, turn: Turn) -> TurnResult:
-        """Play the next turn; its result, with the state after it.
+    def play(self, turn: Turn, state: bool = True) -> TurnResult:
+        """Play the next turn; its result, with the state after it (``state=False``:
+        without, for a caller that keeps no states, such as self-play).
 
         Raises:
             IllegalMoveError: in a strict game, a turn that breaks a rule (the
@@ -390,33 +391,36 @@ class Game:
         if not self.strict:
             judgement, points, bonus, known = self._step(index, turn)
         else:
-            saved = self._save()
             try:
                 judgement, points, bonus, known = self._step(index, turn)
             except _Refused as refused:
-                self._restore(saved)
+                self._rebuild()
                 f = refused.finding
                 raise IllegalMoveError(f"turn {index + 1} ({_turn_text(turn)}): {f.code}: {f.message}", f) from None
+        self.played.append(turn)
         return TurnResult(index, turn, points, _qwirkles(judgement, turn, known), tuple(self.totals),
-                          tuple(self.findings[before:]), self.state(), judgement, bonus, known)
+                          tuple(self.findings[before:]), self.state() if state else None, judgement, bonus, known)
+
+    def _rebuild(self) -> None:
+        """Back to the state before the refused turn: the turns before it
+        played again from the start (refusals are rare; saving the state
+        before every turn would cost every game)."""
+        game = Game(self.names if self.names is not None else self.n, self.rules, self.setup, False, self._record)
+        for i, turn in enumerate(self.played):
+            game._step(i, turn)
+        game.strict = True
+        self.__dict__.update(game.__dict__)
 
     def copy(self) -> Game:
         """An independent copy of the game, to try a line of play on."""
         other = Game.__new__(Game)
-        other.__dict__.update(self._save())
-        return other
-
-    def _save(self) -> dict[str, Any]:
-        saved = dict(self.__dict__)
-        for k, v in saved.items():
+        other.__dict__.update(self.__dict__)
+        for k, v in other.__dict__.items():
             if isinstance(v, list):
-                saved[k] = [list(x) if isinstance(x, list) else x for x in v]
+                other.__dict__[k] = [list(x) if isinstance(x, list) else x for x in v]
             elif isinstance(v, dict):
-                saved[k] = dict(v)
-        return saved
-
-    def _restore(self, saved: dict[str, Any]) -> None:
-        self.__dict__.update(saved)
+                other.__dict__[k] = dict(v)
+        return other
 
     def _step(self, i: int, turn: Turn | None) -> tuple[Judgement | None, int, int, bool]:
         """Play turn ``i`` (0-based): its judgement (``None`` for no placement
@@ -627,12 +631,15 @@ class Game:
                 self._find("first-move-not-largest", n, f"{base}/tiles",
                            f"{self._name(p)} opens with {len(tiles)} tiles, but the rack "
                            f"({tile_names(sorted(rack))}) holds a group of {best}")
-        placed: list[int] = [pl.tile for pl in tiles]
+        placed: list[int] = []
+        keys: list[int] = []
+        for pl in tiles:
+            placed.append(pl.tile)
+            keys.append(pl.key)
         for t in self._take(n, base, p, placed, "places"):  # newly seen tiles
             self._add_seen(t, n, f"{base}/tiles/{placed.index(t)}", "placed by", p)
         cells = self.cells
-        keys = [pl.key for pl in tiles]
-        fresh = len(set(keys)) == len(keys) and cells.keys().isdisjoint(keys)
+        fresh = (len(keys) == 1 or len(set(keys)) == len(keys)) and cells.keys().isdisjoint(keys)
         if fresh:  # put the tiles down, then judge the move on the one board
             for k, t in zip(keys, placed):
                 cells[k] = t

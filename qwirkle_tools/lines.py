@@ -40,8 +40,6 @@ neither without one of them being a."""
 JOIN_OR_SELF: tuple[int, ...] = tuple(JOIN[t] | 1 << t for t in range(36))
 """:data:`JOIN` with each tile itself included."""
 
-_OTHER_COLOURS: tuple[int, ...] = tuple(ALL & ~sum(1 << (t // 6 * 6 + s) for s in range(6)) for t in range(36))
-_OTHER_SHAPES: tuple[int, ...] = tuple(ALL & ~sum(1 << (c * 6 + t % 6) for c in range(6)) for t in range(36))
 
 FAULTS: dict[str, str] = {
     "line-too-long": "a line longer than 6",
@@ -59,26 +57,39 @@ def mask(tiles: Iterable[int]) -> int:
     return m
 
 
+def survey(tiles: Sequence[int]) -> tuple[int, int]:
+    """The one validity check. Returns the tiles that may join the line, as a
+    mask (0 for a full line; -1 if the line is invalid), and the line's own
+    tiles as a mask. A line is valid when its tiles are distinct and each may
+    share a line with every other."""
+    j = ALL
+    m = 0
+    for t in tiles:
+        j &= JOIN_OR_SELF[t]
+        m |= 1 << t
+    if m & ~j or m.bit_count() != len(tiles):
+        return -1, m
+    return j & ~m, m
+
+
 def fault(tiles: Sequence[int]) -> str | None:
     """Why a line of tiles is invalid (a key of :data:`FAULTS`), or ``None``.
 
-    A line of fewer than two tiles is no line, so never invalid. The checks
-    go in this order: too long, then mixed, then a tile twice.
+    A line of fewer than two tiles is no line, so never invalid. The reasons
+    go in this order: too long, then mixed (neither one colour nor one
+    shape), then a tile twice.
     """
     n = len(tiles)
     if n < 2:
         return None
     if n > LINE_MAX:
         return "line-too-long"
-    m = 0
-    for t in tiles:
-        m |= 1 << t
+    if survey(tiles)[0] >= 0:
+        return None
     first = tiles[0]
-    if m & _OTHER_COLOURS[first] and m & _OTHER_SHAPES[first]:
+    if any(t // 6 != first // 6 for t in tiles) and any(t % 6 != first % 6 for t in tiles):
         return "line-mixed"
-    if m.bit_count() != n:
-        return "duplicate-in-line"
-    return None
+    return "duplicate-in-line"
 
 
 def joinable(tiles: Sequence[int]) -> int:
@@ -88,12 +99,7 @@ def joinable(tiles: Sequence[int]) -> int:
         >>> [t for t in range(36) if joinable([0, 1, 2, 3, 4]) >> t & 1]   # red c, x, d, s, t
         [5]
     """
-    if fault(tiles) is not None:
-        return 0
-    j = ALL
-    for t in tiles:
-        j &= JOIN[t]
-    return j
+    return max(survey(tiles)[0], 0)
 
 
 def completing_tile(tiles: Sequence[int]) -> int | None:
@@ -192,4 +198,4 @@ def accepts(cells: Mapping[int, int], key: int) -> int:
 
 
 __all__ = ["ALL", "FAULTS", "JOIN", "JOIN_OR_SELF", "LINE_MAX", "accepts", "completing_tile", "fault", "joinable",
-           "lines_through", "mask", "points", "walk"]
+           "lines_through", "mask", "points", "survey", "walk"]

@@ -41,7 +41,7 @@ from itertools import compress, permutations, repeat
 from typing import Any
 
 from .board import STEP_X, STEP_Y, Board, Placement, key_cell
-from .lines import ALL, JOIN, LINE_MAX, joinable, mask, walk
+from .lines import ALL, JOIN, LINE_MAX, survey, walk
 from .lines import points as line_points
 from .rules import DEFAULT_RULES, Rules
 from .tiles import TILES, largest_group
@@ -342,7 +342,8 @@ def _runs(cells: Mapping[int, int], step: int, starts: Iterable[int]) -> tuple[d
             continue
         _, tiles = walk(cells, k, step)
         n = len(tiles)
-        run = (joinable(tiles), mask(tiles), n)
+        joins, held = survey(tiles)
+        run = (max(joins, 0), held, n)
         after[k - step] = run
         before[k + n * step] = run
     return before, after

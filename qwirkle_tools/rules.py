@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .board import STEP_X, STEP_Y, Board, Placement, cell_text, key_cell
-from .lines import FAULTS, LINE_MAX, accepts, fault, mask, points, walk
+from .lines import FAULTS, LINE_MAX, accepts, fault, mask, points, survey, walk
 from .tiles import TILES, Tile, tile_names
 
 
@@ -216,36 +216,45 @@ def _formed(after: Mapping[int, int], move: Sequence[Placement], keys: Sequence[
     or ``None`` if the move breaks any rule. ``after`` is the board with the
     move's tiles on it, on cells that were distinct and empty."""
     n = len(keys)
-    main = 0  # the move's own direction; 0 for a single tile
-    if n > 1:
-        first = move[0]
-        if all(p.y == first.y for p in move):
-            main = STEP_X
-        elif all(p.x == first.x for p in move):
-            main = STEP_Y
-        else:
-            return None
-    found: list[_Line] = []
+    if not n:
+        return None  # an empty move
     touches = len(after) == n  # the first move touches nothing, and need not
-    for i, key in enumerate(keys):
+    found: list[_Line] = []
+    if n == 1:
+        key = keys[0]
         for step in (STEP_X, STEP_Y):
-            if step == main:
-                if i:
-                    continue
+            if key - step in after or key + step in after:
                 start, tiles = walk(after, key, step)
-                if min(keys) < start or max(keys) >= start + len(tiles) * step:
-                    return None  # a gap
-                if len(tiles) > n:
-                    touches = True
-            else:
-                if key - step not in after and key + step not in after:
-                    continue  # no line across this tile
-                start, tiles = walk(after, key, step)
-                touches = True
-            if len(tiles) > 1:
-                if fault(tiles) is not None:
-                    return None
+                if survey(tiles)[0] < 0:
+                    return None  # an invalid line (fault() says why)
                 found.append((start, step, tiles))
+                touches = True
+        return found if touches else None
+    first = move[0]
+    if all(p.y == first.y for p in move):
+        main, cross = STEP_X, STEP_Y
+    elif all(p.x == first.x for p in move):
+        main, cross = STEP_Y, STEP_X
+    else:
+        return None
+    start, tiles = walk(after, keys[0], main)
+    if min(keys) < start or max(keys) >= start + len(tiles) * main:
+        return None  # a gap
+    if survey(tiles)[0] < 0:
+        return None
+    line = (start, main, tiles)
+    touches = touches or len(tiles) > n
+    for i, key in enumerate(keys):
+        if i == 0 and main == STEP_X:
+            found.append(line)  # a tile's row comes before its column
+        if key - cross in after or key + cross in after:
+            start, tiles = walk(after, key, cross)
+            if survey(tiles)[0] < 0:
+                return None
+            found.append((start, cross, tiles))
+            touches = True
+        if i == 0 and main == STEP_Y:
+            found.append(line)
     return found if touches else None
 
 

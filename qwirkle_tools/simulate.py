@@ -70,7 +70,7 @@ def simulate(
                 break
             tiles, drawn = (), []
             turn = Turn(p, "pass", rack=held)
-        points = game.play(turn).points
+        points = game.play(turn, state=False).points
         turns.append(turn._replace(score=points))
         for t in tiles:
             rack.remove(t)

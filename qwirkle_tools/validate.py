@@ -120,16 +120,20 @@ def _check(data: object, positions: bool | None) -> tuple[Record | None, list[Fi
     findings = schema.check(data)
     turns: list[Turn | None] | None = None
     if not findings:
-        record: Record | None = rec.from_data(data, trusted=True)
-    elif isinstance(data, dict) and isinstance(data.get("turns"), list) and len(data["turns"]) > schema.MAX_TURNS:
+        return _replayed(rec.from_data(data, trusted=True), findings, None, positions)
+    if isinstance(data, dict) and isinstance(data.get("turns"), list) and len(data["turns"]) > schema.MAX_TURNS:
         return None, findings, None  # beyond the limit: not replayed (millions of turns would take minutes)
-    else:
-        try:
-            record, turns = rec.from_data_lenient(data)
-        except rec.RecordError:
-            return None, findings, None
+    try:
+        record, turns = rec.from_data_lenient(data)
+    except rec.RecordError:
+        return None, findings, None
     if record is None:
         return None, findings, None
+    return _replayed(record, findings, turns, positions)
+
+
+def _replayed(record: Record, findings: list[Finding], turns: list[Turn | None] | None,
+              positions: bool | None) -> tuple[Record, list[Finding], History | None]:
     if positions is None:
         return record, findings + replay_check(record, turns), None
     history = replay(record, turns, positions)
@@ -146,7 +150,7 @@ def parse_source(text: bytes, exact: bool = False) -> tuple[object, Finding | No
     if len(text) > MAX_FILE_BYTES:
         return None, make("too-large", None, "",
                           f"{len(text):,} bytes; the limit is {MAX_FILE_BYTES:,}")
-    if not text.strip():
+    if not text or text.isspace():
         return None, make("json", None, "", "empty: no JSON value")
     try:
         return parse_json(text, exact), None

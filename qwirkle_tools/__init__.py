@@ -20,12 +20,14 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from .version import __version__
+
 if TYPE_CHECKING:
     from .board import Board, Placement
     from .engine import Game, GameState, History, IllegalMoveError, TurnResult, replay
     from .errors import QwirkleError
     from .findings import CODES, Finding
-    from .record import Record, RecordError, Turn, dumps, from_data, loads
+    from .record import Record, RecordError, Setup, Turn, dumps, from_data, loads
     from .rules import Rules, ScoreBreakdown, Violation, judge
     from .tiles import Tile, TileError
 
@@ -33,7 +35,7 @@ if TYPE_CHECKING:
 # only for what it needs.
 _LAZY = {
     "Board": "board", "Placement": "board", "CODES": "findings", "Finding": "findings",
-    "Record": "record", "RecordError": "record", "Turn": "record", "dumps": "record",
+    "Record": "record", "RecordError": "record", "Setup": "record", "Turn": "record", "dumps": "record",
     "from_data": "record", "loads": "record", "Game": "engine", "GameState": "engine", "History": "engine",
     "IllegalMoveError": "engine", "TurnResult": "engine", "replay": "engine", "QwirkleError": "errors",
     "Rules": "rules", "ScoreBreakdown": "rules", "Violation": "rules", "judge": "rules",
@@ -47,8 +49,6 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module 'qwirkle_tools' has no attribute {name!r}")
     return getattr(importlib.import_module(f".{module}", __name__), name)
 
-
-__version__ = "0.1.0"
 
 __all__ = [
     "CODES",
@@ -64,6 +64,7 @@ __all__ = [
     "RecordError",
     "Rules",
     "ScoreBreakdown",
+    "Setup",
     "Tile",
     "TileError",
     "Turn",

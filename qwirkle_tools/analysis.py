@@ -297,7 +297,7 @@ ACCURACY = "points scored as a share of the best score available, over the turns
 def summary_data(analysis: Analysis) -> dict[str, object]:
     """The record-level ``analysis`` object :func:`annotated` writes: the tool,
     its version, what accuracy means, a summary per player, the flagged turns."""
-    from . import __version__
+    from .version import __version__
 
     return {
         "tool": TOOL, "version": __version__, "accuracy": ACCURACY,

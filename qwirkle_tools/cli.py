@@ -537,7 +537,7 @@ def _main(
     version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,
 ) -> None:
     if version:
-        from . import __version__
+        from .version import __version__
 
         _out(f"qwirkle-tools {__version__}")
         raise typer.Exit(0)

@@ -63,7 +63,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "duplicate-in-line": ("error", "A line holds the same tile twice."),
     "line-too-long": ("error", "A line is longer than 6 tiles."),
     # tiles and racks
-    "tile-overused": ("error", "More than 3 copies of a tile are on the board and in known racks."),
+    "tile-overused": ("error", "More than 3 copies of a tile are on the board, in known racks and in a listed bag."),
+    "not-in-bag": ("error", "A tile drawn is not in the bag the setup lists (while every draw since is recorded)."),
     "tile-not-in-rack": ("error", "A tile placed or exchanged is not in the player's known rack."),
     "rack-mismatch": ("error", "The recorded rack differs from the previous rack less the tiles played plus the tiles drawn."),
     "draw-count": ("error", "The number of tiles drawn does not refill the rack to 6 (or empty the bag)."),
@@ -73,11 +74,14 @@ CODES: dict[str, tuple[Severity, str]] = {
     "turn-order": ("error", "The turn is not the next seat's, or names a seat that does not exist."),
     "first-move-not-largest": ("error", "The first move is not a placement of the player's largest group."),
     "wrong-starter": ("warning", "Another player's opening rack held a larger group than the starter's."),
+    # a position that starts mid-game
+    "bad-setup": ("error", "The setup's bag, racks and scores do not fit the game: not one rack or score per seat, "
+                           "board, bag and racks not holding the 108 tiles, or a short rack while the bag holds tiles."),
     # scores and the end
     "score-mismatch": ("error", "A turn's claimed score differs from the computed one (breakdown in the message)."),
     "result-mismatch": ("error", "The result's scores differ from the totals of the turns, or name the wrong number of players."),
     "bad-end": ("error", "The result's end (out, blocked, unfinished) contradicts the replay."),
-    "after-end": ("error", "A turn recorded after a player went out."),
+    "after-end": ("error", "A turn recorded after the game ended: a player went out, or no tile left fits anywhere."),
 }
 
 

@@ -65,7 +65,7 @@ def summary(name: str, history: History, rescoring: Rescoring, analysis: Analysi
         if len(findings) > 10:
             lines.append(f"  ... and {len(findings) - 10} more (qwirkle validate lists them all)")
     differ = rescoring.differences
-    lines.append(f"re-scoring: {differ} claimed turn score{'s' if differ != 1 else ''} differ from the computed ones")
+    lines.append(f"re-scoring: {differ} claimed turn score{' differs' if differ == 1 else 's differ'} from the computed ones")
     lines.append(summary_text(analysis))
     return "\n".join(lines)
 

@@ -98,7 +98,7 @@ class Rescoring:
             )
         diffs = self.differences
         out.append("final: " + ", ".join(f"{n} {t}" for n, t in zip(self.players, self.totals))
-                   + f"; {diffs} turn score{'s' if diffs != 1 else ''} differ")
+                   + f"; {diffs} turn score{' differs' if diffs == 1 else 's differ'}")
         return "\n".join(out)
 
 

@@ -7,8 +7,8 @@ and :data:`~qwirkle_tools.corpus.FINDING_COLUMNS`; missing values are
 every column, whether or not the games were analysed.
 
 >>> t = load(["sample_games/complete-2p.json"])
->>> t.games.loc[0, ["players", "turns", "valid"]].tolist()
-[2, 62, True]
+>>> [int(v) for v in t.games.loc[0, ["players", "turns", "valid"]]]
+[2, 50, 1]
 >>> int(t.turns.groupby("seat")["score"].sum().max()) == int(t.games.loc[0, ["score_0", "score_1"]].max())
 True
 

@@ -133,3 +133,35 @@ def test_turns_on_a_board_fuller_than_the_game_are_not_analysed() -> None:
     analysis = analyse(from_data(game(*turns)))
     assert [t.best_score is None for t in analysis.turns[107:]] == [False, False, True, True, True]
     assert analysis.turns[-1].note == "not analysed: the board holds more than the game's 108 tiles"
+
+
+# -- a score-sheet turn (score written, tiles not) is judged by its claim -------------
+
+def sheet_turn(claim: int, board: list[dict[str, Any]]) -> Any:
+    data = game(place(0, score=claim, rack="rl bc yd gs pt ox"), setup={"board": board})
+    assert check_data(data)[1] == []
+    (turn,) = analyse(from_data(data)).turns
+    return turn
+
+
+def test_a_score_sheet_turn_that_made_the_qwirkle() -> None:
+    turn = sheet_turn(12, REDS)
+    assert turn.played == 12 and turn.best_score == 12 and turn.points_lost == 0 and turn.rank == 1
+    assert turn.flags == ()  # a claim of 12 may be the Qwirkle: not a missed one (was: played 0, lost 12, flagged)
+
+
+def test_a_score_sheet_turn_below_the_qwirkle() -> None:
+    turn = sheet_turn(2, REDS)
+    assert turn.played == 2 and turn.points_lost == 10 and turn.flags == ("missed-qwirkle",)
+    assert turn.rank is not None and turn.moves is not None and 1 < turn.rank <= turn.moves
+
+
+def test_a_score_sheet_claim_bounds_the_qwirkles_it_made() -> None:
+    clovers = [{"tile": t, "x": 5, "y": y} for y, t in
+               enumerate(["blue-clover", "green-clover", "yellow-clover", "orange-clover", "purple-clover"], 1)]
+    turn = sheet_turn(13, REDS + clovers)  # at most one Qwirkle in 13 points; the best move made two
+    assert turn.best_score == 24 and turn.points_lost == 11 and turn.flags == ("missed-qwirkle",)
+    assert sheet_turn(24, REDS + clovers).flags == ()
+    summary = analyse(from_data(game(place(0, score=24, rack="rl bc yd gs pt ox"),
+                                     setup={"board": REDS + clovers}))).players[0]
+    assert summary.accuracy == 1.0 and summary.points_lost == 0

@@ -239,3 +239,28 @@ def test_empty_board() -> None:
     assert board.bounds() == (0, 0, 0, 0)
     assert repr(board) == "Board()"
     assert board.placements() == []
+
+
+# -- a move as text ---------------------------------------------------------------------
+
+placements_strategy = st.builds(Placement, st.sampled_from(TILES), st.integers(-10**6, 10**6), st.integers(-10**6, 10**6))
+
+
+@given(placements_strategy)
+def test_short_placement_round_trips(p: Placement) -> None:
+    assert Placement.parse(p.short) == p
+    assert p.short == f"{p.tile.short}@{p.x},{p.y}"
+
+
+@given(st.lists(placements_strategy, max_size=6), st.booleans())
+def test_format_move_round_trips(move: list[Placement], short: bool) -> None:
+    from qwirkle_tools.board import format_move, parse_move
+
+    assert parse_move(format_move(move, short)) == tuple(move)
+
+
+def test_parse_move_names_the_bad_part() -> None:
+    from qwirkle_tools.board import PlacementError, parse_move
+
+    with pytest.raises(PlacementError, match="rz@1,0"):
+        parse_move("rc@0,0 rz@1,0")

@@ -129,7 +129,14 @@ def test_rescore_refuses_unreadable_records(tmp_path: Path) -> None:
     assert run("rescore", str(SAMPLES / "corpus-10.jsonl"))[0] == 2
 
 
-COMMANDS = ["validate", "rescore", "moves", "simulate", "annotate", "board", "chart", "report", "schema"]
+COMMANDS = sorted(c.name or c.callback.__name__ for c in app.registered_commands if c.callback is not None)
+
+
+def test_the_list_of_commands_is_the_apps() -> None:
+    assert set(COMMANDS) >= {"validate", "rescore", "moves", "simulate", "stats", "annotate", "board", "chart",
+                             "report", "schema"}
+    code, out, _ = run("--help")
+    assert code == 0 and all(c in out for c in COMMANDS)
 
 
 @pytest.mark.parametrize("command", COMMANDS)

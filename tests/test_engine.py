@@ -10,9 +10,9 @@ import pytest
 from conftest import findings, game, place, simulated
 
 from qwirkle_tools.engine import Game, IllegalMoveError, check, replay
-from qwirkle_tools.record import from_data
+from qwirkle_tools.record import from_data, placement_data
 from qwirkle_tools.schema import check as schema_check
-from qwirkle_tools.tiles import TILES
+from qwirkle_tools.tiles import COPIES, TILES
 from qwirkle_tools.validate import check_data
 
 
@@ -357,3 +357,127 @@ def test_a_strict_game_is_left_as_it_was_before_a_refused_turn() -> None:
     assert game.state() == before and game.findings == []
     game.play(record.turns[5])  # the right turn still plays
     assert game.state().scores == replay(record).state(6).scores
+
+
+# -- positions that start mid-game ------------------------------------------------
+
+def cut(data: dict[str, Any], k: int, bag: str | None = "count", racks: str | None = "tiles",
+        scores: bool = True) -> dict[str, Any]:
+    """The game from turn ``k + 1`` on, as a record starting from the position before it:
+    the board, and as asked the bag (``"tiles"``, ``"count"``, ``None``: not stated), the
+    racks (``"tiles"``, ``"sizes"``, ``None``) and the scores carried in."""
+    history = replay(from_data(data))
+    state = history.state(k)
+    setup: dict[str, Any] = {"board": [placement_data(p) for p in state.board.placements()]}
+    racks_now = state.racks
+    assert all(r is not None for r in racks_now)
+    if bag == "count":
+        setup["bag"] = state.bag
+    elif bag == "tiles":
+        left = [COPIES] * 36
+        for t in [*state.board.values(), *(t for r in racks_now for t in r or ())]:
+            left[t] -= 1
+        setup["bag"] = [str(TILES[t]) for t in range(36) for _ in range(left[t])]
+        assert len(setup["bag"]) == state.bag
+    if racks == "tiles":
+        setup["racks"] = [[str(t) for t in r or ()] for r in racks_now]
+    elif racks == "sizes":
+        setup["racks"] = list(state.rack_sizes)
+    if scores:
+        setup["scores"] = list(state.scores)
+    totals = list(history.totals)
+    if not scores:
+        totals = [a - b for a, b in zip(totals, state.scores)]
+    return {**data, "setup": setup, "turns": data["turns"][k:], "result": {**data["result"], "scores": totals}}
+
+
+def late(data: dict[str, Any]) -> int:
+    """The first turn whose bag is empty and whose racks are not both full."""
+    history = replay(from_data(data))
+    for k in range(len(history)):
+        state = history.state(k)
+        if state.bag == 0 and sum(s or 0 for s in state.rack_sizes) < 12:
+            return k
+    raise AssertionError("no such turn")
+
+
+@pytest.mark.parametrize(("bag", "racks", "scores"), [
+    ("count", "tiles", True), ("tiles", "tiles", True), ("tiles", "sizes", False), (None, "sizes", True),
+    ("count", None, True), (None, None, True),
+])
+def test_a_game_cut_mid_way_validates_clean_and_rescores_exactly(bag: str | None, racks: str | None,
+                                                                 scores: bool) -> None:
+    data = simulated(2, 9)
+    for k in (10, 30):
+        part = cut(data, k, bag, racks, scores)
+        assert findings(part) == [], (k, bag, racks)
+        history = replay(from_data(part))
+        assert list(history.totals) == part["result"]["scores"]
+        assert [r.points for r in history] == [t["score"] for t in part["turns"]]
+        if scores:
+            assert list(history.totals) == data["result"]["scores"]
+
+
+def test_an_endgame_with_short_racks_and_no_bag_invents_nothing() -> None:
+    # the old replay dealt min(6, what is left) to each seat and reported rack-mismatch, draw-count,
+    # score-mismatch, result-mismatch and bad-end on this legal game
+    data = simulated(2, 9)
+    k = late(data)
+    part = cut(data, k, bag=None, racks=None)
+    assert findings(part) == []
+    for turn in part["turns"]:  # without the racks too: the claim says who went out
+        turn.pop("rack", None)
+    assert findings(part) == []
+    assert replay(from_data(part)).final.ended == "out"  # type: ignore[union-attr]
+    part["turns"][-1]["score"] += 1
+    assert [code for code, _ in findings(part)] == ["score-mismatch", "result-mismatch"]
+
+
+def test_rack_sizes_follow_from_what_is_off_the_board() -> None:
+    data = simulated(2, 9)
+    k = late(data)
+    part = cut(data, k, bag=None, racks=None)
+    game_ = Game.from_record(from_data(part), strict=False)
+    sizes = replay(from_data(data)).state(k).rack_sizes
+    assert game_.state().bag == 0 and game_.state().rack_sizes == (None, None)  # only the sum is known
+    assert game_.rack_total == sum(s or 0 for s in sizes)
+    early = cut(data, 10, bag=None, racks=None)
+    state = Game.from_record(from_data(early), strict=False).state()
+    assert state.rack_sizes == (6, 6) and state.bag == replay(from_data(data)).state(10).bag
+
+
+def test_a_tile_drawn_from_outside_a_listed_bag() -> None:
+    data = simulated(2, 9)
+    history = replay(from_data(data))
+    k = next(k for k in range(len(history)) if 0 < (history.state(k).bag or 0) <= 20)
+    part = cut(data, k, bag="tiles")
+    listed = part["setup"]["bag"]
+    drawn = next(i for i, t in enumerate(part["turns"]) if t.get("draw"))
+    missing = next(str(t) for t in TILES if str(t) not in listed)
+    part["turns"][drawn]["draw"][0] = missing
+    codes = [code for code, _ in findings(part)]
+    assert codes[0] == "not-in-bag"
+
+
+@pytest.mark.parametrize(("change", "pointer"), [
+    ({"racks": [["red-circle"], 6, 6]}, "/setup/racks"),
+    ({"scores": [1, 2, 3]}, "/setup/scores"),
+    ({"bag": 50}, "/setup/bag"),
+    ({"bag": 20, "racks": [6, 3]}, "/setup/racks"),  # a short rack while the bag holds tiles
+    ({"bag": 96, "racks": [6, 5]}, "/setup/bag"),  # 0 + 96 + 11 is not 108
+])
+def test_bad_setups(change: dict[str, Any], pointer: str) -> None:
+    data = game(place(0, "rc@0,0", 1), setup={"board": [], **change})
+    found = [f.pointer for f in check_data(data)[1] if f.code == "bad-setup"]
+    assert pointer in found
+    with pytest.raises(IllegalMoveError):
+        Game.from_record(from_data(data), strict=True)
+
+
+def test_setup_scores_carry_into_the_result() -> None:
+    data = game(place(0, "rc@0,0 rx@1,0", 2), result={"scores": [42, 40]},
+                setup={"board": [], "scores": [40, 40]})
+    assert findings(data) == []
+    history = replay(from_data(data))
+    assert history.initial.scores == (40, 40) and history.totals == (42, 40)
+    assert history.lead_changes() == ()  # a tie at the start: the first sole leader is no change

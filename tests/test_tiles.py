@@ -192,3 +192,14 @@ def test_largest_group_matches_a_direct_count(rack: list[Tile]) -> None:
     shape_groups = [{t for t in rack if t.shape == s} for s in SHAPES]
     assert largest_group(rack) == max(len(g) for g in colour_groups + shape_groups)
     assert largest_group(rack) == largest_group(rack + rack)  # duplicates never count
+
+
+# -- a rack or a bag as text ---------------------------------------------------------
+
+@given(st.lists(st.sampled_from(TILES), max_size=12), st.booleans())
+def test_format_tiles_round_trips(tiles: list[Tile], short: bool) -> None:
+    from qwirkle_tools.tiles import format_tiles
+
+    text = format_tiles(tiles, short)
+    assert parse_tiles(text) == tiles
+    assert all(len(part) == 2 for part in text.split()) if short else all("-" in part for part in text.split())

@@ -250,7 +250,7 @@ def stats(
     """Summarise a corpus: wins by position, scores, Qwirkles, findings, and
     with --analyse missed Qwirkles and points lost per player.
 
-    Unreadable and invalid records are listed (FILE[:LINE]: CODE: MESSAGE,
+    Unreadable and invalid records are listed (FILE[:LINE]:turn N: CODE: MESSAGE,
     the first error of each) and counted; the rest are still summarised.
     Records are streamed, so memory stays flat on any corpus. Exit 0 when
     every record is valid, 1 when any is invalid or unreadable, 2 when the

@@ -92,9 +92,9 @@ class Rescoring:
             calc = "" if r.computed is None else str(r.computed)
             mark = "!" if r.differs else " "
             tiles = r.tiles if len(r.tiles) <= 32 else r.tiles[:29] + "..."
-            out.append(
+            out.append((
                 f"{r.turn:>4}  {r.name[:10]:<10} {r.action:<8} {tiles:<32} {claim:>5} {calc:>5} {mark} "
-                + "  ".join(f"{t:>8}" for t in r.totals) + f"  {r.breakdown}"
+                + "  ".join(f"{t:>8}" for t in r.totals) + f"  {r.breakdown}").rstrip()
             )
         diffs = self.differences
         out.append("final: " + ", ".join(f"{n} {t}" for n, t in zip(self.players, self.totals))

@@ -12,7 +12,7 @@ from conftest import findings, game, place, simulated
 from qwirkle_tools.engine import Game, IllegalMoveError, check, replay
 from qwirkle_tools.record import from_data, placement_data
 from qwirkle_tools.schema import check as schema_check
-from qwirkle_tools.tiles import COPIES, TILES
+from qwirkle_tools.tiles import COPIES, TILES, Tile
 from qwirkle_tools.validate import check_data
 
 
@@ -481,3 +481,13 @@ def test_setup_scores_carry_into_the_result() -> None:
     history = replay(from_data(data))
     assert history.initial.scores == (40, 40) and history.totals == (42, 40)
     assert history.lead_changes() == ()  # a tie at the start: the first sole leader is no change
+
+
+def test_unseen_tiles_from_a_seats_point_of_view() -> None:
+    data = game(place(0, "rc@0,0 rs@1,0", 2, rack="rc rs bd yx gl pt", draw="oc ox"))
+    state = replay(from_data(data)).state(1)
+    unseen = state.unseen(0)
+    rc, bd, oc, ys = (int(Tile.parse(t)) for t in ("rc", "bd", "oc", "ys"))
+    assert unseen[rc] == 2 and unseen[bd] == 2 and unseen[oc] == 2 and unseen[ys] == 3
+    assert sum(unseen) == 108 - 2 - 6  # the board and Ana's rack
+    assert sum(state.unseen(1)) == 108 - 2  # Ben knows only the board

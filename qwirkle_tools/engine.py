@@ -462,11 +462,12 @@ class Game:
         if self.first_turn_player is None:
             self.first_turn_player = p
 
-        if turn.rack is not None:
-            self._given_rack(n, base, p, turn.rack)
+        rack = turn.rack
+        if rack is not None and not (self.size[p] == len(rack) == len(self.known[p]) and self.known[p] == list(rack)):
+            self._given_rack(n, base, p, rack)  # (skipped when the rack is the one expected, in order)
         if p not in self.opening:
-            rack = self._rack(p)
-            self.opening[p] = list(rack) if rack is not None else []  # untouched until now
+            held = self._rack(p)
+            self.opening[p] = list(held) if held is not None else []  # untouched until now
 
         if action != "place" and not self.cells and self.board_known and not self.placed_any:
             verb = "passes" if action == "pass" else "exchanges"
@@ -546,6 +547,19 @@ class Game:
         size = self.size[p]
         rem = self.known[p]
         whole = size is not None and len(rem) == size
+        if whole and size is not None and len(tiles) <= size:  # the usual case first: a whole known rack holding every tile
+            taken = 0
+            for t in tiles:
+                if t not in rem:
+                    rem.extend(tiles[:taken])  # put back; the long way below says what is wrong
+                    break
+                rem.remove(t)
+                taken += 1
+            else:
+                self.size[p] = size - len(tiles)
+                if self.rack_total is not None:
+                    self.rack_total = max(0, self.rack_total - len(tiles))
+                return []
         before = list(rem) if whole else rem
         unknown: list[int] = []
         for j, t in enumerate(tiles):

@@ -97,6 +97,15 @@ class ScoreBreakdown:
 _Line = tuple[int, int, list[int]]  # first cell key, step, tiles
 
 
+_POINTS: dict[int, tuple[int, ...]] = {}
+
+
+def _points_table(bonus: int) -> tuple[int, ...]:
+    """:func:`~qwirkle_tools.lines.points` of each line length up to 6, for a Qwirkle bonus (kept)."""
+    table = _POINTS[bonus] = tuple(points(n, bonus) for n in range(LINE_MAX + 1))
+    return table
+
+
 class Judgement:
     """What :func:`judge` found: the broken rules and the score.
 
@@ -108,11 +117,13 @@ class Judgement:
 
     def __init__(self, violations: tuple[Violation, ...], lines: list[_Line], lone: int, bonus: int) -> None:
         self.violations = violations
+        table = _POINTS.get(bonus) or _points_table(bonus)
         total = lone
         qwirkles = 0
         for _, _, tiles in lines:
-            total += points(len(tiles), bonus)
-            qwirkles += len(tiles) == LINE_MAX
+            n = len(tiles)
+            total += table[n] if n <= LINE_MAX else points(n, bonus)  # longer lines only in illegal moves
+            qwirkles += n == LINE_MAX
         self.points = total
         self.qwirkles = qwirkles
         self._lines = lines
@@ -230,10 +241,10 @@ def _formed(after: Mapping[int, int], move: Sequence[Placement], keys: Sequence[
                 found.append((start, step, tiles))
                 touches = True
         return found if touches else None
-    first = move[0]
-    if all(p.y == first.y for p in move):
+    first, second = move[0], move[1]
+    if first.y == second.y and (n == 2 or all(p.y == first.y for p in move)):
         main, cross = STEP_X, STEP_Y
-    elif all(p.x == first.x for p in move):
+    elif first.x == second.x and (n == 2 or all(p.x == first.x for p in move)):
         main, cross = STEP_Y, STEP_X
     else:
         return None

@@ -44,6 +44,7 @@ from .errors import QwirkleError
 from .lines import LINE_MAX, completing_tile, lines_through
 from .movegen import Move, RawMove, generate, generate_raw
 from .record import Record, Turn, placements_data
+from .safetext import count, one_line
 from .tiles import COPIES, TILE_COUNT, TILES, Tile, format_tiles
 
 RackSource = str  # "recorded", "deduced", "placed-tiles", "unknown"
@@ -339,9 +340,9 @@ def summary_text(analysis: Analysis) -> str:
     lines = []
     for s in analysis.players:
         acc = "n/a" if s.accuracy is None else f"{100 * s.accuracy:.1f}%"
-        lines.append(f"{s.name}: {s.score} points, accuracy {acc} over {s.analysed_turns} turns, "
-                     f"{s.points_lost} points lost, {s.qwirkles_made} Qwirkles made, {s.qwirkles_missed} missed, "
-                     f"{s.gifts_given} gifts")
+        lines.append(f"{one_line(s.name)}: {s.score} points, accuracy {acc} over {s.analysed_turns} turns, "
+                     f"{count(s.points_lost, 'point')} lost, {count(s.qwirkles_made, 'Qwirkle')} made, "
+                     f"{s.qwirkles_missed} missed, {count(s.gifts_given, 'gift')}")
     flags = list(iter_flags(analysis))
     lines.append(f"flagged turns: {len(flags) if flags else 'none'}")
     lines.extend(f"  {line}" for line in flags)

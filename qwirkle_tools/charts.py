@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Sequence
-from contextlib import AbstractContextManager
+import warnings
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING
 from .engine import History, LeadChange, replay
 from .fileio import write_atomic
 from .record import Record
+from .safetext import one_line
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -165,6 +167,8 @@ def _gap(totals: Sequence[int]) -> tuple[int, int | None]:
 
 
 def _short(name: str) -> str:
+    """A name as a picture shows it: one clean line (no character XML forbids), cut short."""
+    name = one_line(name)
     return name if len(name) <= _NAME_LIMIT else name[: _NAME_LIMIT - 3] + "..."
 
 
@@ -270,11 +274,16 @@ def _style_axes(ax: Axes, xlabel: str, ylabel: str, turns: int) -> None:
         ax.spines[side].set_visible(False)
 
 
-def _no_math() -> AbstractContextManager[None]:
-    """Draw with ``$`` in names taken literally (no mathtext): names are user input."""
+@contextmanager
+def _no_math() -> Iterator[None]:
+    """Draw with ``$`` in names taken literally (no mathtext): names are user
+    input; and keep matplotlib's warnings (a glyph missing from the font for
+    some name) off the user's terminal."""
     import matplotlib
 
-    return matplotlib.rc_context({"text.parse_math": False})
+    with matplotlib.rc_context({"text.parse_math": False}), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
 
 
 def progression(record_or_data: Record | History | ChartData, ax: Axes | None = None) -> Figure:
@@ -437,9 +446,16 @@ def render(fig: Figure, kind: str) -> bytes:
     Raises:
         ValueError: ``kind`` is neither ``png`` nor ``svg``.
     """
-    import matplotlib
 
     buffer = io.BytesIO()
+    with _no_math():  # text is laid out (and glyphs looked up) as the figure is drawn
+        _draw(fig, buffer, kind)
+    return buffer.getvalue()
+
+
+def _draw(fig: Figure, buffer: io.BytesIO, kind: str) -> None:
+    import matplotlib
+
     if kind == "svg":
         with matplotlib.rc_context({"svg.hashsalt": _SVG_SALT, "svg.fonttype": "none"}):
             fig.savefig(buffer, format="svg", metadata={"Date": None})
@@ -447,12 +463,12 @@ def render(fig: Figure, kind: str) -> bytes:
         fig.savefig(buffer, format="png", dpi=_PNG_DPI, metadata={"Software": None})
     else:
         raise ValueError(f"unknown picture format {kind!r}; use png or svg")
-    return buffer.getvalue()
 
 
-def save(fig: Figure, path: str | os.PathLike[str]) -> None:
+def save(fig: Figure, path: str | os.PathLike[str], replace: bool = True) -> None:
     """Write ``fig`` to ``path`` as PNG or SVG, chosen by the suffix (see
-    :func:`render`), atomically (see :func:`qwirkle_tools.fileio.write_atomic`).
+    :func:`render`), atomically (see :func:`qwirkle_tools.fileio.write_atomic`;
+    without ``replace`` the name is created exclusively).
 
     Raises:
         ValueError: the suffix is neither ``.png`` nor ``.svg``.
@@ -460,4 +476,4 @@ def save(fig: Figure, path: str | os.PathLike[str]) -> None:
     suffix = Path(path).suffix.lower()
     if suffix not in (".png", ".svg"):
         raise ValueError(f"{os.fspath(path)!r}: unknown chart format {suffix or '(no suffix)'!r}; use .png or .svg")
-    write_atomic(path, render(fig, suffix[1:]))
+    write_atomic(path, render(fig, suffix[1:]), replace)

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 import typer
 
 from .errors import QwirkleError
+from .safetext import json_text, one_line
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -51,7 +52,7 @@ class Policy(str, enum.Enum):
 
 
 def _fail(message: str) -> NoReturn:
-    typer.echo(f"qwirkle: {message}", err=True)
+    typer.echo(f"qwirkle: {one_line(message)}", err=True)
     raise typer.Exit(EXIT_USAGE)
 
 
@@ -73,8 +74,8 @@ def command(fn: F) -> F:
             return fn(*args, **kwargs)
         except QwirkleError as exc:
             for line in exc.details:
-                typer.echo(line, err=True)
-            typer.echo(f"qwirkle: {exc}", err=True)
+                typer.echo(one_line(line), err=True)
+            typer.echo(f"qwirkle: {one_line(str(exc))}", err=True)
             raise typer.Exit(exc.exit_code) from None
 
     app.command()(run)
@@ -97,8 +98,6 @@ def validate(
 
         qwirkle validate sample_games/ --format json
     """
-    import json
-
     from .validate import InputError, Tally
     from .validate import validate as run
 
@@ -110,7 +109,7 @@ def validate(
         for report in run(paths):
             tally.add(report)
             if format is Format.json:
-                sys.stdout.write(("" if first else ",") + "\n  " + json.dumps(report.to_data(), ensure_ascii=False))
+                sys.stdout.write(("" if first else ",") + "\n  " + json_text(report.to_data()))
                 first = False
             elif not quiet:
                 for f in report.findings:
@@ -120,7 +119,7 @@ def validate(
             sys.stdout.write("\n]}\n")
         _fail(str(exc))
     if format is Format.json:
-        sys.stdout.write("\n], \"summary\": " + json.dumps(tally.to_data()) + "}\n")
+        sys.stdout.write("\n], \"summary\": " + json_text(tally.to_data()) + "}\n")
     else:
         _out(tally.text())
     raise typer.Exit(EXIT_FINDINGS if tally.invalid else EXIT_OK)
@@ -145,8 +144,6 @@ def rescore(
 
         qwirkle rescore sample_games/296-295.json -o fixed.json
     """
-    import json
-
     from .engine import replay
     from .record import dumps
     from .rescore import corrected
@@ -157,11 +154,11 @@ def rescore(
     history = replay(read_record(file), positions=False)
     rescoring = run(history)
     if format is Format.json:
-        _out(json.dumps(rescoring.to_data(), ensure_ascii=False, indent=2))
+        _out(json_text(rescoring.to_data(), indent=2))
     else:
         _out(rescoring.text())
     if target is not None:
-        _write(target, dumps(corrected(history)))
+        _write(target, dumps(corrected(history)), force or in_place)
     raise typer.Exit(EXIT_FINDINGS if rescoring.wrong else EXIT_OK)
 
 
@@ -178,14 +175,15 @@ def _target(output: Path | None, file: Path | None, in_place: bool, force: bool)
     return check_output(output, [file] if file is not None else [], force=force, in_place=in_place)
 
 
-def _write(target: Path, text: str | bytes) -> None:
+def _write(target: Path, text: str | bytes, replace: bool) -> None:
+    """Write atomically; without ``replace`` the name is created exclusively."""
     from .fileio import write_atomic
 
     try:
-        write_atomic(target, text)
+        write_atomic(target, text, replace)
     except (OSError, RecursionError, ValueError) as exc:
         _fail(f"{target}: cannot write: {getattr(exc, 'strerror', None) or exc}")
-    typer.echo(f"wrote {target}", err=True)
+    typer.echo(f"wrote {one_line(str(target))}", err=True)
 
 
 @command
@@ -205,8 +203,6 @@ def moves(
 
         qwirkle moves sample_games/complete-2p.json --turn 12 --limit 5
     """
-    import json
-
     from .analysis import legal_moves
     from .engine import replay
     from .tiles import TileError, parse_tiles
@@ -220,7 +216,7 @@ def moves(
             _fail(f"--rack: {exc}")
     found = legal_moves(replay(read_record(file)), turn, tiles)
     if format is Format.json:
-        _out(json.dumps(found.to_data(limit)))
+        _out(json_text(found.to_data(limit)))
     else:
         _out(found.text(limit))
 
@@ -260,23 +256,22 @@ def stats(
 
         qwirkle stats corpus.jsonl --analyse --jobs 2 --csv tables/
     """
-    import json
-
-    from .corpus import Stats, run, total_bytes
+    from .corpus import Stats, run
     from .fileio import OutputError
     from .progress import Progress
     from .tables import TableWriter
-    from .validate import InputError
+    from .validate import InputError, input_files
 
     if csv is not None and parquet is not None:
         _fail("give either --csv or --parquet, not both")
     try:
-        size = total_bytes(paths)
+        files = input_files(paths)  # walked once: for the progress bar, the tables' checks and the run
+        size = sum(f.stat().st_size for f in files)
         writer = None
         if csv is not None or parquet is not None:
             folder = csv if csv is not None else parquet
             assert folder is not None
-            writer = TableWriter(folder, "csv" if csv is not None else "parquet", force)
+            writer = TableWriter(folder, "csv" if csv is not None else "parquet", force, inputs=files)
     except (InputError, OutputError) as exc:
         _fail(str(exc))
     except ImportError:
@@ -286,7 +281,7 @@ def stats(
     summary = Stats()
     bar = Progress(size, sys.stderr, sys.stderr.isatty() if progress is None else progress)
     try:
-        for result in run(paths, analyse, jobs):
+        for result in run(files, analyse, jobs):
             summary.add(result)
             if writer is not None:
                 writer.add(result)
@@ -295,12 +290,12 @@ def stats(
                 if format is Format.text:
                     bar.close()
                     first = result.first_error
-                    _out(first.line(result.where) if first is not None else f"{result.where}: invalid")
+                    _out(first.line(result.where) if first is not None else f"{one_line(result.where)}: invalid")
         bar.close()
         if writer is not None:
             writer.close()
             for path in writer.paths:
-                typer.echo(f"wrote {path}", err=True)
+                typer.echo(f"wrote {one_line(str(path))}", err=True)
     except BaseException as exc:
         bar.close()
         if writer is not None:
@@ -311,7 +306,7 @@ def stats(
             _fail(f"cannot write the tables: {exc.strerror or exc}")
         raise
     if format is Format.json:
-        _out(json.dumps(summary.to_data(), ensure_ascii=False, indent=2))
+        _out(json_text(summary.to_data(), indent=2))
     else:
         if summary.unreadable or summary.invalid:
             _out("")  # after the list of broken records
@@ -356,7 +351,7 @@ def simulate(
     bar = Progress(games, sys.stderr, sys.stderr.isatty() if progress is None else progress)
     play = partial(simulate_line, players=players, seed=seed, policy="greedy" if policy is Policy.greedy else "random")
     try:
-        with AtomicFile(target) as out, out.open() as handle:
+        with AtomicFile(target, replace=force) as out, out.open() as handle:
             for line in ordered_map(play, range(games), jobs):
                 handle.write(line)
                 bar.update(1, 1)
@@ -364,7 +359,7 @@ def simulate(
         bar.close()
         _fail(f"{target}: cannot write: {exc.strerror or exc}")
     bar.close()
-    typer.echo(f"wrote {target}", err=True)
+    typer.echo(f"wrote {one_line(str(target))}", err=True)
 
 
 @command
@@ -386,8 +381,6 @@ def annotate(
 
         qwirkle annotate sample_games/complete-2p.json -o annotated.json
     """
-    import json
-
     from .analysis import analyse, analysis_data, annotated, summary_text
     from .engine import replay
     from .record import dumps
@@ -397,23 +390,23 @@ def annotate(
     history = replay(read_record(file))
     analysis = analyse(history)
     if format is Format.json:
-        _out(json.dumps(analysis_data(analysis), ensure_ascii=False, indent=2))
+        _out(json_text(analysis_data(analysis), indent=2))
     else:
         _out(summary_text(analysis))
     if target is not None:
-        _write(target, dumps(annotated(history, analysis)))
+        _write(target, dumps(annotated(history, analysis)), force or in_place)
 
 
-def _save_figure(fig: Figure, target: Path) -> None:
+def _save_figure(fig: Figure, target: Path, replace: bool) -> None:
     from .charts import save
 
     if target.suffix.lower() not in (".png", ".svg"):
         _fail(f"{target}: give a .png or .svg file")
     try:
-        save(fig, target)
+        save(fig, target, replace)
     except OSError as exc:
         _fail(f"{target}: cannot write: {exc.strerror or exc}")
-    typer.echo(f"wrote {target}", err=True)
+    typer.echo(f"wrote {one_line(str(target))}", err=True)
 
 
 @command
@@ -445,7 +438,7 @@ def board(
         _out(board_text(view.board, view.last, colour=use_colour))
         return
     title = f"{file.name}: board after turn {view.turns_played}" + (" (ghosts: a missed Qwirkle)" if view.ghosts else "")
-    _save_figure(board_figure(view.board, view.last, view.ghosts, title=title), target)
+    _save_figure(board_figure(view.board, view.last, view.ghosts, title=title), target, force)
 
 
 class Kind(str, enum.Enum):
@@ -479,7 +472,7 @@ def chart(
     assert target is not None
     record = read_record(file)
     draw = {Kind.progression: charts.progression, Kind.lead: charts.lead, Kind.turns: charts.turns}[kind]
-    _save_figure(draw(record), target)
+    _save_figure(draw(record), target, force)
 
 
 @command
@@ -499,20 +492,15 @@ def report(
 
         qwirkle report sample_games/296-295.json -o report/
     """
-    from .fileio import check_output
+    from .fileio import check_folder, write_folder
     from .reporting import FILES, build
     from .validate import read_record
 
-    if output.exists() and not output.is_dir():
-        _fail(f"{output}: not a folder")
-    targets = {n: check_output(output / n, [file], force=force) for n in FILES}
-    done = build(read_record(file), file.name)  # before making the folder: a bad input leaves nothing behind
-    try:
-        output.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        _fail(f"{output}: cannot create: {exc.strerror or exc}")
-    for name, content in done.files.items():
-        _write(targets[name], content)
+    check_folder(output, FILES, force)  # before any work; checked again as the folder goes in place
+    done = build(read_record(file), file.name)
+    folder = write_folder(output, done.files, force, FILES)
+    for name in done.files:
+        typer.echo(f"wrote {one_line(str(folder / name))}", err=True)
     _out(done.summary)
     raise typer.Exit(EXIT_OK if done.valid else EXIT_FINDINGS)
 
@@ -525,11 +513,9 @@ def schema() -> None:
 
         qwirkle schema > qwirkle-record.schema.json
     """
-    import json
-
     from .schema import schema as load
 
-    _out(json.dumps(load(), indent=2))
+    _out(json_text(load(), indent=2))
 
 
 @app.callback(invoke_without_command=True)

@@ -32,11 +32,11 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import islice
-from pathlib import Path
 from typing import TypeVar
 
 from .findings import Finding
-from .validate import Report, Source, check_source, record_files, sources
+from .safetext import one_line
+from .validate import Report, Source, check_source, input_files, sources
 
 Row = dict[str, object]
 MAX_PLAYERS = 6
@@ -240,7 +240,7 @@ def run(paths: Iterable[str | os.PathLike[str]], analyse: bool = False, jobs: in
 
 def total_bytes(paths: Iterable[str | os.PathLike[str]]) -> int:
     """The size of every record file under ``paths`` (for a progress bar)."""
-    return sum(f.stat().st_size for p in paths for f in record_files(Path(p)))
+    return sum(f.stat().st_size for f in input_files(paths))
 
 
 # -- statistics -----------------------------------------------------------------
@@ -422,7 +422,8 @@ class Stats:
                        f"{'points lost':>13}{'per turn':>10}")
             for p in sorted(players, key=lambda p: (-p["games"], p["player"]))[:max_players]:
                 per = "-" if p["points_lost_per_turn"] is None else f"{p['points_lost_per_turn']:.2f}"
-                name = p["player"] if len(p["player"]) <= 24 else p["player"][:21] + "..."
+                name = one_line(p["player"])
+                name = name if len(name) <= 24 else name[:21] + "..."
                 out.append(f"  {name:24}{p['games']:>7,}{p['analysed_turns']:>16,}{p['missed_qwirkles']:>17,}"
                            f"{p['points_lost']:>13,}{per:>10}")
             if len(players) > max_players:

@@ -43,6 +43,7 @@ from .findings import Finding, make
 from .lines import fault, walk
 from .record import Rack, Record, Setup, Turn
 from .rules import DEFAULT_RULES, Judgement, Rules, ScoreBreakdown, dead, judge, judge_placed, playable_tile
+from .safetext import count
 from .tiles import COPIES, RACK_SIZE, TILE_COUNT, TILES, format_tiles, largest_group, tile_names
 
 
@@ -507,7 +508,7 @@ class Game:
         if size is not None:
             if len(rack) != size:
                 self._find("rack-mismatch", n, f"{base}/rack",
-                           f"{self._name(p)}'s rack has {len(rack)} tiles; it should hold {size}"
+                           f"{self._name(p)}'s rack has {count(len(rack), 'tile')}; it should hold {size}"
                            + (f": {tile_names(sorted(known))}" if len(known) == size else ""))
                 if self.bag is not None:  # the tiles not drawn are still in the bag
                     self.bag = max(0, self.bag + size - len(rack))
@@ -575,7 +576,7 @@ class Game:
         if size is not None:
             if len(tiles) > size and len(before) != size:
                 self._find("tile-not-in-rack", n, f"{base}/tiles",
-                           f"{self._name(p)} {verb} {len(tiles)} tiles from a rack of {size}")
+                           f"{self._name(p)} {verb} {count(len(tiles), 'tile')} from a rack of {size}")
             self.size[p] = max(0, size - len(tiles))
         if self.rack_total is not None:
             self.rack_total = max(0, self.rack_total - len(tiles))
@@ -587,7 +588,7 @@ class Game:
             got = len(turn.draw)
             if expected is not None and got != expected:
                 self._find("draw-count", n, f"{base}/draw",
-                           f"{self._name(p)} draws {got} tiles; with {self.bag} in the bag "
+                           f"{self._name(p)} draws {count(got, 'tile')}; with {self.bag} in the bag "
                            f"the rack refills with {expected}")
             seen = self.seen
             peaks = self.peak
@@ -599,14 +600,14 @@ class Game:
                         continue
                     self._find("not-in-bag", n, f"{base}/draw/{j}",
                                f"{self._name(p)} draws {TILES[t]}, which is not in the bag the setup lists")
-                count = seen[t] + 1
-                if count > COPIES:
+                copies = seen[t] + 1
+                if copies > COPIES:
                     self._add_seen(t, n, f"{base}/draw/{j}", "drawn by", p)
                     continue
-                seen[t] = count
+                seen[t] = copies
                 for peak in peaks:  # as _raise_peaks, inline: this is the replay's busiest loop
-                    if count > peak[t]:
-                        peak[t] = count
+                    if copies > peak[t]:
+                        peak[t] = copies
             self.known[p].extend(turn.draw)
         elif expected is None:
             self._forget(p)
@@ -643,7 +644,7 @@ class Game:
             best = largest_group(rack)
             if len(tiles) < best:
                 self._find("first-move-not-largest", n, f"{base}/tiles",
-                           f"{self._name(p)} opens with {len(tiles)} tiles, but the rack "
+                           f"{self._name(p)} opens with {count(len(tiles), 'tile')}, but the rack "
                            f"({tile_names(sorted(rack))}) holds a group of {best}")
         placed: list[int] = []
         keys: list[int] = []
@@ -690,14 +691,14 @@ class Game:
         k = turn.exchange_size
         if turn.exchanged is not None and turn.count is not None and turn.count != len(turn.exchanged):
             self._find("exchange-count", n, f"{base}/count",
-                       f"{self._name(p)} exchanges {len(turn.exchanged)} tiles but the count says {turn.count}")
+                       f"{self._name(p)} exchanges {count(len(turn.exchanged), 'tile')} but the count says {turn.count}")
         if k is None:  # unreadable tiles and no count: the rack is no longer known
             self._forget(p)
             self._forget_bag()
             return
         if self.bag is not None and k > self.bag:
             self._find("exchange-too-many", n, f"{base}/tiles" if turn.exchanged else f"{base}/count",
-                       f"{self._name(p)} exchanges {k} tiles, but the bag holds {self.bag}")
+                       f"{self._name(p)} exchanges {count(k, 'tile')}, but the bag holds {self.bag}")
         size = self.size[p]
         if turn.exchanged is not None:
             unknown = self._take(n, base, p, turn.exchanged, "exchanges")
@@ -708,7 +709,7 @@ class Game:
             if size is not None:
                 if k > size:
                     self._find("tile-not-in-rack", n, f"{base}/count",
-                               f"{self._name(p)} exchanges {k} tiles from a rack of {size}")
+                               f"{self._name(p)} exchanges {count(k, 'tile')} from a rack of {size}")
                 self.size[p] = max(0, size - k)
             if self.rack_total is not None:
                 self.rack_total = max(0, self.rack_total - k)
@@ -726,7 +727,7 @@ class Game:
     def _pass(self, n: int, base: str, p: int) -> None:
         if self.bag is not None and self.bag > 0:
             self._find("illegal-pass", n, base,
-                       f"{self._name(p)} passes while the bag holds {self.bag} tiles (exchange instead)")
+                       f"{self._name(p)} passes while the bag holds {count(self.bag, 'tile')} (exchange instead)")
         elif self.bag == 0 and self.board_known and self.ended is None:
             rack = self._rack(p)
             if rack is not None:
@@ -783,7 +784,7 @@ class Game:
             is_dead = dead(self.cells, _left_in_game(self.cells))
             if self.bag and not is_dead:
                 self._find("bad-end", None, "/result/end",
-                           f"the result says blocked, but the bag still holds {self.bag} tiles")
+                           f"the result says blocked, but the bag still holds {count(self.bag, 'tile')}")
             elif not is_dead:
                 for p in range(self.n):
                     rack = self._rack(p)

@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from .safetext import one_line
+
 Severity = Literal["error", "warning"]
 
 
@@ -33,9 +35,10 @@ class Finding:
 
     def line(self, where: str) -> str:
         """The finding as a line of ``qwirkle validate``: ``FILE[:LINE]:turn N: CODE: MESSAGE``
-        (``FILE: CODE: MESSAGE`` for the record as a whole); :func:`parse_line` reads it back."""
+        (``FILE: CODE: MESSAGE`` for the record as a whole); :func:`parse_line` reads it back.
+        The place (a file name found in a folder, say) is shown as one clean line."""
         turn = f"turn {self.turn}: " if self.turn is not None else " "
-        return f"{where}:{turn}{self.code}: {self.message}"
+        return f"{one_line(where)}:{turn}{self.code}: {self.message}"
 
     def to_data(self) -> dict[str, object]:
         return {

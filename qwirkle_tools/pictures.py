@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .board import Board, Placement
 from .errors import QwirkleError
+from .safetext import one_line
 from .tiles import TILES
 
 if TYPE_CHECKING:
@@ -242,7 +243,7 @@ def board_figure(
     ax.tick_params(labelsize=7, length=0, top=True, labeltop=True, bottom=False, labelbottom=False)
     for spine in ax.spines.values():
         spine.set_visible(False)
-    if title:
-        ax.set_title(title, fontsize=10)
+    if title:  # a title may hold a file name: one clean line, taken literally
+        ax.set_title(one_line(title), fontsize=10, parse_math=False)
     fig.tight_layout()
     return fig

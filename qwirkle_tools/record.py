@@ -24,6 +24,7 @@ from .board import COORD_LIMIT, Placement
 from .errors import QwirkleError
 from .jsontext import JSON, deep_enough, parse_json
 from .rules import DEFAULT_RULES, Rules
+from .safetext import json_text
 from .tiles import BY_NAME, Tile
 
 FORMAT = "qwirkle-record"
@@ -487,10 +488,12 @@ def loads(text: str | bytes) -> Record:
 
 
 def dumps(record: Record | Mapping[str, JSON]) -> str:
-    """JSON text for a record, two-space indented, ending in a newline."""
+    """JSON text for a record, two-space indented, ending in a newline; the
+    characters a terminal or an editor acts on (C1 controls, bidi controls)
+    written as escapes (see :func:`qwirkle_tools.safetext.json_text`)."""
     data = record.to_data() if isinstance(record, Record) else record
     with deep_enough():
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        return json_text(data, indent=2) + "\n"
 
 
 __all__ = ["FORMAT", "VERSION", "Action", "End", "Player", "Rack", "Record", "RecordError", "Result", "Setup",

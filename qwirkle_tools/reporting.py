@@ -17,6 +17,7 @@ from .engine import History, replay
 from .findings import Finding
 from .record import Record, dumps
 from .rescore import Rescoring, rescore
+from .safetext import csv_cell, one_line
 
 CSV_COLUMNS = ("turn", "player", "name", "action", "tiles", "claimed", "computed", "breakdown",
                "best_score", "points_lost", "rank", "moves", "rack", "flags")
@@ -30,15 +31,15 @@ def turn_table_csv(rescoring: Rescoring, analysis: Analysis) -> str:
     """One row per turn: the re-scoring and the analysis, plus running totals."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([*CSV_COLUMNS, *(f"total {n}" for n in rescoring.players)])
+    writer.writerow([*CSV_COLUMNS, *(csv_cell(f"total {n}") for n in rescoring.players)])
     for row, ta in zip(rescoring.rows, analysis.turns):
-        writer.writerow([
+        writer.writerow([csv_cell(cell) for cell in [
             row.turn, row.player, row.name, row.action, row.tiles,
             "" if row.claimed is None else row.claimed, "" if row.computed is None else row.computed, row.breakdown,
             "" if ta.best_score is None else ta.best_score, "" if ta.points_lost is None else ta.points_lost,
             "" if ta.rank is None else ta.rank, "" if ta.moves is None else ta.moves, ta.rack, " ".join(ta.flags),
             *row.totals,
-        ])
+        ]])
     return out.getvalue()
 
 
@@ -47,7 +48,8 @@ def summary(name: str, history: History, rescoring: Rescoring, analysis: Analysi
     record = history.record
     findings: tuple[Finding, ...] = history.findings
     totals = rescoring.totals
-    players = list(rescoring.players)
+    players = [one_line(p) for p in rescoring.players]  # names from a record: one clean line each
+    name = one_line(name)
     if len(players) == 2:
         score = f"{players[0]} {totals[0]} - {totals[1]} {players[1]}"
     else:

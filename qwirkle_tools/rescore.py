@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from .board import format_move
 from .engine import History, replay
 from .record import Record, Result, Turn
+from .safetext import one_line
 from .tiles import format_tiles
 
 
@@ -84,8 +85,9 @@ class Rescoring:
 
     def text(self) -> str:
         """The table as text, differences marked with ``!``."""
+        names = [one_line(n) for n in self.players]  # names from a record: one clean line each
         head = f"{'turn':>4}  {'player':<10} {'action':<8} {'tiles':<32} {'claim':>5} {'calc':>5}   " + \
-            "  ".join(f"{n[:8]:>8}" for n in self.players) + "  breakdown"
+            "  ".join(f"{n[:8]:>8}" for n in names) + "  breakdown"
         out = [head]
         for r in self.rows:
             claim = "" if r.claimed is None else str(r.claimed)
@@ -93,11 +95,11 @@ class Rescoring:
             mark = "!" if r.differs else " "
             tiles = r.tiles if len(r.tiles) <= 32 else r.tiles[:29] + "..."
             out.append((
-                f"{r.turn:>4}  {r.name[:10]:<10} {r.action:<8} {tiles:<32} {claim:>5} {calc:>5} {mark} "
+                f"{r.turn:>4}  {one_line(r.name)[:10]:<10} {r.action:<8} {tiles:<32} {claim:>5} {calc:>5} {mark} "
                 + "  ".join(f"{t:>8}" for t in r.totals) + f"  {r.breakdown}").rstrip()
             )
         diffs = self.differences
-        out.append("final: " + ", ".join(f"{n} {t}" for n, t in zip(self.players, self.totals))
+        out.append("final: " + ", ".join(f"{n} {t}" for n, t in zip(names, self.totals))
                    + f"; {diffs} turn score{' differs' if diffs == 1 else 's differ'}")
         return "\n".join(out)
 

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from .corpus import FINDING_COLUMNS, GAME_COLUMNS, TURN_COLUMNS, Column, GameRows, Row, run
+from .safetext import csv_cell, one_line
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -71,8 +72,9 @@ def load(paths: Iterable[str | os.PathLike[str]], analyse: bool = False, jobs: i
 class TableWriter:
     """Writes the three tables to a folder as they are built, a chunk at a
     time, so memory stays flat: ``games``, ``turns`` and ``findings`` as
-    ``.csv`` (UTF-8, a header row, empty cells for missing values) or as
-    ``.parquet`` (needs pyarrow). Each file is written under a temporary
+    ``.csv`` (UTF-8, a header row, empty cells for missing values; text
+    cells one line and never a formula, see :func:`qwirkle_tools.safetext.csv_cell`)
+    or as ``.parquet`` (needs pyarrow; text kept as it is). Each file is written under a temporary
     name and renamed by :meth:`close`; :meth:`discard` leaves no file.
 
     Raises:
@@ -83,7 +85,7 @@ class TableWriter:
     NAMES = ("games", "turns", "findings")
 
     def __init__(self, folder: str | os.PathLike[str], kind: str = "csv", force: bool = False,
-                 chunk: int = 2_000) -> None:
+                 chunk: int = 2_000, inputs: Sequence[str | os.PathLike[str]] = ()) -> None:
         from pathlib import Path
 
         from .fileio import AtomicFile, OutputError, check_output
@@ -92,11 +94,15 @@ class TableWriter:
             import pyarrow  # noqa: F401  (fail before any work when it is missing)
         folder = Path(folder)
         if folder.exists() and not folder.is_dir():
-            raise OutputError(f"{folder}: not a folder")
-        targets = [check_output(folder / f"{name}.{kind}", force=force) for name in self.NAMES]
-        folder.mkdir(parents=True, exist_ok=True)
+            raise OutputError(f"{one_line(str(folder))}: not a folder")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise OutputError(f"{one_line(str(folder))}: cannot create: {exc.strerror or exc}") from None
+        # never a table written through a link to an input (the corpus), force or not
+        targets = [check_output(folder / f"{name}.{kind}", inputs, force=force) for name in self.NAMES]
         self.kind, self.chunk = kind, chunk
-        self.files = [AtomicFile(t) for t in targets]
+        self.files = [AtomicFile(t, replace=force) for t in targets]
         self.paths = targets
         self.rows: list[list[Row]] = [[], [], []]
         self.games = 0
@@ -118,9 +124,10 @@ class TableWriter:
                 continue
             df = frame(self.rows[i], columns)
             self.rows[i] = []
-            if self.kind == "csv":
+            if self.kind == "csv":  # text cells made safe for a spreadsheet: one line, no formula
+                safe = df.apply(lambda col: col.map(csv_cell, na_action="ignore") if col.dtype == "string" else col)
                 with self.files[i].temp.open("a", encoding="utf-8", newline="") as handle:
-                    df.to_csv(handle, header=not self.started[i], index=False, lineterminator="\n")
+                    safe.to_csv(handle, header=not self.started[i], index=False, lineterminator="\n")
             else:
                 import pyarrow as pa
                 import pyarrow.parquet as pq

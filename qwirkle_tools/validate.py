@@ -201,6 +201,15 @@ def record_files(path: Path) -> list[Path]:
     raise InputError(f"{path}: no such file or folder")
 
 
+def input_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
+    """Every record file under ``paths``, folders walked, in order.
+
+    Raises:
+        InputError: a path is missing, unreadable, or a folder with no records.
+    """
+    return [f for p in paths for f in record_files(Path(p))]
+
+
 def sources(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Source]:
     """Every record text under ``paths``, streamed (a corpus line at a time).
 
@@ -209,8 +218,7 @@ def sources(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Source]:
     Raises:
         InputError: a path is missing, unreadable, or a folder with no records.
     """
-    files = [f for p in paths for f in record_files(Path(p))]
-    for f in files:
+    for f in input_files(paths):
         name = str(f)
         try:
             if f.suffix.lower() == ".jsonl":

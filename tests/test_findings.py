@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from qwirkle_tools.findings import CODES, MAX_MESSAGE, Finding, make, parse_line
 
 places = st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), min_size=1, max_size=40).filter(
-    lambda s: ": " not in s and ":turn " not in s and s.strip() == s)
+    lambda s: ": " not in s and ":turn " not in s and s.strip() == s and s.isprintable())
 findings = st.builds(make, st.sampled_from(sorted(CODES)), st.one_of(st.none(), st.integers(1, 10_000)), st.just(""),
                      st.text(min_size=1, max_size=400))
 
@@ -43,3 +43,8 @@ def test_make_keeps_messages_to_one_short_line() -> None:
     f = make("gap", 1, "/turns/0", "a\nb\x1b[31m" + "x" * 1000)
     assert f.message.isprintable() and len(f.message) <= MAX_MESSAGE and f.message.endswith("...")
     assert f.severity == "error" and make("wrong-starter", 1, "", "m").severity == "warning"
+
+
+def test_a_place_that_is_not_printable_is_shown_escaped() -> None:
+    line = make("json", None, "", "empty").line("evil\x1b[2J\nBen: 999.json")
+    assert line == "evil\\x1b[2J\\nBen: 999.json: json: empty" and line.isprintable()

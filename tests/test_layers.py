@@ -15,8 +15,8 @@ from pathlib import Path
 PACKAGE = Path(__file__).parent.parent / "qwirkle_tools"
 
 LAYERS: list[set[str]] = [
-    {"errors", "findings", "jsontext", "progress", "version"},
-    {"tiles", "fileio"},
+    {"errors", "safetext", "jsontext", "progress", "version"},
+    {"findings", "tiles", "fileio"},
     {"board"},
     {"lines"},
     {"rules"},

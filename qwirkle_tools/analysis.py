@@ -340,7 +340,8 @@ def summary_text(analysis: Analysis) -> str:
     lines = []
     for s in analysis.players:
         acc = "n/a" if s.accuracy is None else f"{100 * s.accuracy:.1f}%"
-        lines.append(f"{one_line(s.name)}: {s.score} points, accuracy {acc} over {s.analysed_turns} turns, "
+        lines.append(f"{one_line(s.name)}: {count(s.score, 'point')}, accuracy {acc} over "
+                     f"{count(s.analysed_turns, 'turn')}, "
                      f"{count(s.points_lost, 'point')} lost, {count(s.qwirkles_made, 'Qwirkle')} made, "
                      f"{s.qwirkles_missed} missed, {count(s.gifts_given, 'gift')}")
     flags = list(iter_flags(analysis))

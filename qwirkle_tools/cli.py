@@ -60,6 +60,12 @@ def _out(line: str) -> None:
     sys.stdout.write(line + "\n")
 
 
+def _wrote(path: Path) -> None:
+    """Say that ``path`` was written, relative to here when it is below here."""
+    shown = os.path.relpath(path)
+    typer.echo(f"wrote {one_line(str(path) if shown.startswith('..') else shown)}", err=True)
+
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -183,7 +189,7 @@ def _write(target: Path, text: str | bytes, replace: bool) -> None:
         write_atomic(target, text, replace)
     except (OSError, RecursionError, ValueError) as exc:
         _fail(f"{target}: cannot write: {getattr(exc, 'strerror', None) or exc}")
-    typer.echo(f"wrote {one_line(str(target))}", err=True)
+    _wrote(target)
 
 
 @command
@@ -295,7 +301,7 @@ def stats(
         if writer is not None:
             writer.close()
             for path in writer.paths:
-                typer.echo(f"wrote {one_line(str(path))}", err=True)
+                _wrote(path)
     except BaseException as exc:
         bar.close()
         if writer is not None:
@@ -359,7 +365,7 @@ def simulate(
         bar.close()
         _fail(f"{target}: cannot write: {exc.strerror or exc}")
     bar.close()
-    typer.echo(f"wrote {one_line(str(target))}", err=True)
+    _wrote(target)
 
 
 @command
@@ -406,7 +412,7 @@ def _save_figure(fig: Figure, target: Path, replace: bool) -> None:
         save(fig, target, replace)
     except OSError as exc:
         _fail(f"{target}: cannot write: {exc.strerror or exc}")
-    typer.echo(f"wrote {one_line(str(target))}", err=True)
+    _wrote(target)
 
 
 @command
@@ -500,7 +506,7 @@ def report(
     done = build(read_record(file), file.name)
     folder = write_folder(output, done.files, force, FILES)
     for name in done.files:
-        typer.echo(f"wrote {one_line(str(folder / name))}", err=True)
+        _wrote(folder / name)
     _out(done.summary)
     raise typer.Exit(EXIT_OK if done.valid else EXIT_FINDINGS)
 

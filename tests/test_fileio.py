@@ -51,3 +51,153 @@ def test_check_output_refusals(tmp_path: Path) -> None:
     assert check_output(other, [src], force=True) == other
     with pytest.raises(OutputError, match="is a folder"):
         check_output(tmp_path)
+
+
+# -- the resolved path, exclusive creation, read-only files (hardening, second round) --------
+
+def test_a_path_through_a_missing_folder_is_refused_not_collapsed(tmp_path: Path) -> None:
+    src = tmp_path / "in.json"
+    src.write_text("keep")
+    with pytest.raises(OutputError, match="does not exist"):
+        check_output(tmp_path / "missing" / ".." / "in.json", [src], force=True)
+    with pytest.raises(OutputError, match="does not exist"):
+        write_atomic(tmp_path / "missing" / ".." / "in.json", "lost")
+    assert src.read_text() == "keep"
+
+
+def test_the_checked_path_is_the_written_path(tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    link = tmp_path / "link"
+    link.symlink_to(tmp_path / "sub")
+    assert check_output(link / ".." / "x.json") == tmp_path / "x.json"  # the link's folder, as the system sees it
+
+
+def test_without_force_the_name_is_created_exclusively(tmp_path: Path) -> None:
+    target = tmp_path / "out.json"
+    out = AtomicFile(target, replace=False)
+    out.temp.write_text("mine")
+    target.write_text("someone else's")  # appeared while this ran
+    with pytest.raises(OutputError, match="appeared while this ran"):
+        out.commit()
+    assert target.read_text() == "someone else's" and [p.name for p in tmp_path.iterdir()] == ["out.json"]
+
+
+def test_read_only_files_are_kept_unless_forced(tmp_path: Path) -> None:
+    src = tmp_path / "in.json"
+    src.write_text("{}")
+    os.chmod(src, 0o444)
+    with pytest.raises(OutputError, match="read-only"):
+        check_output(src, [src], in_place=True)
+    assert check_output(src, [src], in_place=True, force=True) == src
+
+
+@pytest.mark.parametrize("interrupt", [KeyboardInterrupt, OSError, SystemExit])
+def test_an_interrupted_commit_leaves_no_temporary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   interrupt: type[BaseException]) -> None:
+    target = tmp_path / "out.json"
+    target.write_text("old")
+
+    def broken(*_: object) -> None:
+        raise interrupt()
+
+    monkeypatch.setattr(os, "replace", broken)
+    with pytest.raises(interrupt):
+        write_atomic(target, "new")
+    assert target.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["out.json"]
+
+
+def test_a_folder_that_cannot_hold_a_file_says_so(tmp_path: Path) -> None:
+    with pytest.raises(OutputError, match="cannot write a file in"):
+        write_atomic("/proc/self/status", "x")
+
+
+# -- a folder of files, put in place as a whole ---------------------------------------------------
+
+FILES = {"a.txt": b"1", "b.txt": b"2"}
+
+
+def test_write_folder_new_and_replaced(tmp_path: Path) -> None:
+    from qwirkle_tools.fileio import write_folder
+
+    out = tmp_path / "report"
+    write_folder(out, FILES)
+    assert sorted(p.name for p in out.iterdir()) == ["a.txt", "b.txt"]
+    with pytest.raises(OutputError, match="already holds"):
+        write_folder(out, {"a.txt": b"x", "b.txt": b"y"})
+    write_folder(out, {"a.txt": b"x"}, force=True, names=["a.txt", "b.txt"])
+    assert sorted(p.name for p in out.iterdir()) == ["a.txt"] and (out / "a.txt").read_bytes() == b"x"
+    assert [p.name for p in tmp_path.iterdir()] == ["report"]  # no temporary or old folder left
+
+
+def test_write_folder_never_replaces_other_files(tmp_path: Path) -> None:
+    from qwirkle_tools.fileio import write_folder
+
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "thesis.tex").write_text("years of work")
+    with pytest.raises(OutputError, match="other files"):
+        write_folder(out, FILES, force=True)
+    assert (out / "thesis.tex").read_text() == "years of work"
+
+
+@pytest.mark.parametrize("after", [0, 1])
+def test_an_interrupted_folder_leaves_the_old_one_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        after: int) -> None:
+    from qwirkle_tools.fileio import write_folder
+
+    out = tmp_path / "report"
+    write_folder(out, FILES)
+    calls = []
+    real = os.fsync
+
+    def failing(fd: int) -> None:
+        calls.append(fd)
+        if len(calls) > after:
+            raise KeyboardInterrupt
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", failing)
+    with pytest.raises(KeyboardInterrupt):
+        write_folder(out, {"a.txt": b"new", "b.txt": b"new"}, force=True)
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == FILES
+    assert [p.name for p in tmp_path.iterdir()] == ["report"]
+
+
+def test_interrupted_between_the_renames_puts_the_old_folder_back(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from qwirkle_tools.fileio import write_folder
+
+    out = tmp_path / "report"
+    write_folder(out, FILES)
+    real = os.rename
+
+    def failing(a: object, b: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "rename", failing)
+    with pytest.raises(KeyboardInterrupt):
+        write_folder(out, {"a.txt": b"new"}, force=True, names=list(FILES))
+    monkeypatch.setattr(os, "rename", real)
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == FILES
+    assert [p.name for p in tmp_path.iterdir()] == ["report"]
+
+
+def test_a_folder_that_appears_meanwhile_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from qwirkle_tools import fileio
+
+    out = tmp_path / "report"
+    real = fileio.check_folder
+    made = []
+
+    def racing(path: object, names: object, force: bool = False) -> Path:
+        found = real(path, names, force)  # type: ignore[arg-type]
+        if not made:  # another run puts its report there just after the check
+            made.append(1)
+            out.mkdir()
+            (out / "a.txt").write_bytes(b"theirs")
+        return found
+
+    monkeypatch.setattr(fileio, "check_folder", racing)
+    with pytest.raises(OutputError, match="appeared|already holds"):
+        fileio.write_folder(out, FILES)
+    assert (out / "a.txt").read_bytes() == b"theirs" and [p.name for p in tmp_path.iterdir()] == ["report"]

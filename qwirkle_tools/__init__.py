@@ -17,12 +17,12 @@ modules are:
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
-
 from .version import __version__
 
+TYPE_CHECKING = False  # (typing itself is not imported: the command's start stays short)
 if TYPE_CHECKING:
+    from typing import Any
+
     from .board import Board, Placement
     from .engine import Game, GameState, History, IllegalMoveError, TurnResult, replay
     from .errors import QwirkleError
@@ -47,6 +47,8 @@ def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'qwirkle_tools' has no attribute {name!r}")
+    import importlib
+
     return getattr(importlib.import_module(f".{module}", __name__), name)
 
 

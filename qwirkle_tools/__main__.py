@@ -1,5 +1,5 @@
 """``python -m qwirkle_tools``: the same as the ``qwirkle`` command."""
 
-from .cli import main
+from .launch import main
 
 main()

@@ -533,24 +533,3 @@ def _main(
 
         _out(f"qwirkle-tools {__version__}")
         raise typer.Exit(0)
-
-
-def main() -> None:
-    """Entry point: run the app; a broken pipe or Ctrl-C ends quietly."""
-    for stream in (sys.stdout, sys.stderr):  # a name the terminal cannot show must not crash the run
-        reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None:
-            reconfigure(errors="backslashreplace")
-    try:
-        app()
-    except BrokenPipeError:
-        sys.stderr.close()
-        sys.exit(EXIT_OK)
-    except KeyboardInterrupt:
-        sys.exit(130)
-    except Exception as exc:  # a bug in the toolkit: say so in one line, never a traceback
-        if os.environ.get("QWIRKLE_DEBUG"):
-            raise
-        sys.stderr.write(f"qwirkle: internal error: {type(exc).__name__}: {str(exc)[:300]}\n"
-                         "qwirkle: this is a bug; please report it (QWIRKLE_DEBUG=1 shows the traceback)\n")
-        sys.exit(EXIT_BUG)

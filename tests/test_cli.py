@@ -285,18 +285,28 @@ def test_report_on_a_bad_input_leaves_no_folder(tmp_path: Path) -> None:
 
 
 def test_an_internal_error_is_one_line_and_exit_3(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    import qwirkle_tools.cli as cli
+    import signal
 
-    def broken() -> None:
+    import qwirkle_tools.cli as cli
+    from qwirkle_tools.launch import main
+
+    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    # main() takes SIGINT and SIGTERM over (and ignores them at its end): given back below
+
+    def broken(**_: object) -> None:
         raise KeyError("oops")
 
     monkeypatch.setattr(cli, "app", broken)
     monkeypatch.delenv("QWIRKLE_DEBUG", raising=False)
     with pytest.raises(SystemExit) as exit_:
-        cli.main()
+        main()
     assert exit_.value.code == 3
     err = capsys.readouterr().err
     assert err.startswith("qwirkle: internal error: KeyError: 'oops'\n") and "Traceback" not in err
     monkeypatch.setenv("QWIRKLE_DEBUG", "1")
-    with pytest.raises(KeyError):
-        cli.main()
+    try:
+        with pytest.raises(KeyError):
+            main()
+    finally:
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)

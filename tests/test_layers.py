@@ -27,6 +27,7 @@ LAYERS: list[set[str]] = [
     {"charts", "pictures", "corpus"},
     {"reporting", "tables"},
     {"cli"},
+    {"launch"},
     {"__main__", "__init__"},
 ]
 

@@ -1,0 +1,114 @@
+"""The ``qwirkle`` command's entry point: signals, exit codes, the last line of defence.
+
+Nothing heavy is imported before the signal handlers are in place, so that
+an interrupt at any moment, even while the command line is still loading,
+ends the same way:
+
+* Ctrl-C (SIGINT): one line, ``qwirkle: interrupted``, exit code 130;
+* SIGTERM: one line, ``qwirkle: terminated``, exit code 143;
+* a closed pipe (``qwirkle validate ... | head``): quietly, exit code 0;
+* anything else that escapes (a bug): one line, exit code 3
+  (``QWIRKLE_DEBUG=1`` shows the traceback).
+
+An interrupt is raised where the program is (SIGTERM as :class:`Terminated`),
+so every ``finally`` and ``with`` block runs and removes its temporary
+files; and once a signal came, the run ends with its exit code even if
+something on the way swallowed the exception (a library that turns it into
+a panic of its own, say).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+EXIT_OK, EXIT_BUG, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 3, 130, 143
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised where the program is, as Ctrl-C raises :class:`KeyboardInterrupt`."""
+
+
+_received: list[int] = []
+
+
+def _on_signal(number: int, frame: object) -> None:
+    _received.append(number)
+    if len(_received) > 1:
+        return  # the run is already ending: let its cleanup finish
+    if number == signal.SIGTERM:
+        raise Terminated
+    raise KeyboardInterrupt
+
+
+def main() -> None:
+    """Run the command line; exits with its code (see the module's notes).
+    The process ignores SIGINT and SIGTERM from its last line on."""
+    _received.clear()
+    signal.signal(signal.SIGINT, _on_signal)
+    signal.signal(signal.SIGTERM, _on_signal)
+    code = _run()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the run is over: nothing may interrupt its last line
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if _received:
+        code = EXIT_TERMINATED if signal.SIGTERM in _received else EXIT_INTERRUPTED
+        _say("terminated" if code == EXIT_TERMINATED else "interrupted")
+        # our own cleanup ran as the interrupt unwound the run; what is left are the
+        # interpreter's exit hooks, which can wait for ever on worker processes gone
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(code)
+    sys.exit(code)
+
+
+def _run() -> int:
+    try:
+        for stream in (sys.stdout, sys.stderr):  # a name the terminal cannot show must not crash the run
+            reconfigure = getattr(stream, "reconfigure", None)
+            if reconfigure is not None:
+                reconfigure(errors="backslashreplace")
+        import click
+
+        from .cli import app
+
+        try:
+            code = app(standalone_mode=False)
+        except click.exceptions.Abort:  # click's form of a KeyboardInterrupt
+            return EXIT_INTERRUPTED
+        except click.ClickException as exc:  # a bad option or argument: click's own message
+            exc.show()
+            return exc.exit_code
+        return code if isinstance(code, int) else EXIT_OK
+    except BrokenPipeError:
+        try:
+            sys.stderr.close()
+        except OSError:
+            pass
+        return EXIT_OK
+    except (KeyboardInterrupt, Terminated):
+        return EXIT_INTERRUPTED  # main() says which, and how
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else EXIT_BUG
+    except BaseException as exc:  # a bug in the toolkit, or a library's panic: one line, never a traceback
+        if _received:
+            return EXIT_INTERRUPTED
+        if os.environ.get("QWIRKLE_DEBUG"):
+            raise
+        _say(f"internal error: {type(exc).__name__}: {str(exc)[:300]}")
+        _say("this is a bug; please report it (QWIRKLE_DEBUG=1 shows the traceback)")
+        return EXIT_BUG
+
+
+def _say(message: str) -> None:
+    try:
+        sys.stderr.write(f"qwirkle: {message}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):  # stderr closed or gone
+        pass
+
+
+__all__ = ["EXIT_BUG", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_TERMINATED", "Terminated", "main"]

@@ -1,0 +1,152 @@
+"""Interruption: Ctrl-C, SIGTERM and a killed parent, at random moments, with real signals.
+
+Each run is a real ``qwirkle`` process; the signal comes after a random delay
+(seeded, bounded), so some land while it is loading, some while it works,
+some while it writes. Whatever the moment: no traceback, the documented exit
+code, the input intact, no temporary file, and a report folder either absent
+or whole.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import simulated
+
+ROOT = Path(__file__).parent.parent
+QWIRKLE = [sys.executable, "-c", "from qwirkle_tools.launch import main; main()"]
+REPORT_FILES = {"annotated.json", "summary.txt", "turns.csv", "progression.png", "lead.png", "turns.png", "board.png"}
+
+
+def start(args: list[str], cwd: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen([*QWIRKLE, *args], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def leftovers(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.rglob("*") if p.name.startswith(".") and (".tmp" in p.name or ".old" in p.name))
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("corpus") / "c.jsonl"
+    path.write_text("".join(json.dumps(simulated(2, seed)) + "\n" for seed in range(200)))
+    return path
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_report_interrupted_at_random_moments(tmp_path: Path, sig: signal.Signals) -> None:
+    game = tmp_path / "g.json"
+    game.write_bytes((ROOT / "sample_games" / "weak-play.json").read_bytes())
+    before = game.read_bytes()
+    rng = random.Random(int(sig))
+    codes = set()
+    for attempt in range(8):
+        out = tmp_path / f"r{attempt}"
+        proc = start(["report", str(game), "-o", str(out)], tmp_path)
+        time.sleep(rng.uniform(0.05, 1.5))
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=60)
+        codes.add(proc.returncode)
+        assert "Traceback" not in err and "panicked" not in err, err
+        if proc.returncode in (130, 143):
+            assert proc.returncode == (143 if sig == signal.SIGTERM else 130)
+            assert err.strip().splitlines()[-1] == ("qwirkle: terminated" if sig == signal.SIGTERM else "qwirkle: interrupted")
+        else:
+            assert proc.returncode == 0, err  # finished before the signal came
+        assert not out.exists() or {p.name for p in out.iterdir()} == REPORT_FILES
+        assert game.read_bytes() == before and leftovers(tmp_path) == []
+    assert codes & {130, 143}  # some runs were really interrupted
+
+
+def test_rescore_in_place_interrupted_keeps_the_file_whole(tmp_path: Path) -> None:
+    game = tmp_path / "g.json"
+    data = simulated(2, 4)
+    data["turns"][2]["score"] += 1
+    game.write_text(json.dumps(data))
+    rng = random.Random(7)
+    for _ in range(6):
+        before = game.read_bytes()
+        proc = start(["rescore", str(game), "--in-place"], tmp_path)
+        time.sleep(rng.uniform(0.05, 0.6))
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        assert "Traceback" not in err and proc.returncode in (0, 1, 130)
+        after = game.read_bytes()
+        assert after == before or json.loads(after)["turns"][2]["score"] == data["turns"][2]["score"] - 1
+        assert leftovers(tmp_path) == []
+
+
+def children(pid: int) -> set[int]:
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found.update(int(c) for c in (task / "children").read_text().split())
+        except OSError:
+            pass
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(") ")[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
+def wait_for_workers(proc: subprocess.Popen[str]) -> set[int]:
+    for _ in range(200):
+        workers = children(proc.pid)
+        if len(workers) >= 2:
+            return workers
+        time.sleep(0.05)
+    raise AssertionError("no workers started")
+
+
+def test_ctrl_c_during_a_jobs_run_is_one_line_and_stops_the_workers(tmp_path: Path, corpus: Path) -> None:
+    proc = start(["stats", str(corpus), "--analyse", "--jobs", "2", "--no-progress"], tmp_path)
+    workers = wait_for_workers(proc)
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "Traceback" not in err, err
+    assert err.strip().splitlines()[-1] == "qwirkle: interrupted"
+    deadline = time.time() + 5
+    while any(alive(w) for w in workers) and time.time() < deadline:
+        time.sleep(0.1)
+    assert not any(alive(w) for w in workers)
+
+
+def test_workers_exit_when_their_parent_is_killed(tmp_path: Path, corpus: Path) -> None:
+    proc = start(["stats", str(corpus), "--analyse", "--jobs", "2", "--no-progress"], tmp_path)
+    workers = wait_for_workers(proc)
+    proc.kill()
+    proc.communicate(timeout=30)
+    deadline = time.time() + 5
+    while any(alive(w) for w in workers) and time.time() < deadline:
+        time.sleep(0.1)
+    assert not any(alive(w) for w in workers), "workers outlived their parent"
+
+
+def test_ctrl_c_while_the_command_loads_or_starts(tmp_path: Path) -> None:
+    # from the moment the package loads (the interpreter's own start-up, a few ms, is not ours)
+    rng = random.Random(3)
+    game = ROOT / "sample_games" / "complete-2p.json"
+    for _ in range(12):
+        proc = start(["validate", str(game)], tmp_path)
+        time.sleep(rng.uniform(0.04, 0.3))
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+        assert "Traceback" not in err and "panicked" not in err, err
+        assert proc.returncode in (0, 130), err
+        if proc.returncode == 130:
+            assert err.strip().splitlines() == ["qwirkle: interrupted"] or err.strip().splitlines()[-1] == "qwirkle: interrupted"

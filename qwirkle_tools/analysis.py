@@ -34,18 +34,20 @@ pass one to :func:`analyse` to share it with the charts and tables.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from .board import Placement, format_move, key_cell
 from .engine import History, replay
 from .errors import QwirkleError
 from .lines import LINE_MAX, completing_tile, lines_through
-from .movegen import Move, RawMove, generate, generate_raw
+from .movegen import Move, RawMove, TooManyMoves, generate, generate_raw
 from .record import Record, Turn, placements_data
+from .rules import Rules
 from .safetext import count, one_line
-from .tiles import COPIES, TILE_COUNT, TILES, Tile, format_tiles
+from .tiles import COPIES, RACK_SIZE, TILE_COUNT, TILES, Tile, format_tiles
 
 RackSource = str  # "recorded", "deduced", "placed-tiles", "unknown"
 
@@ -156,6 +158,15 @@ def move_data(move: Move, score: int | None = None) -> dict[str, object]:
             "qwirkles": move.qwirkles}
 
 
+MOVES_PER_TURN = 50_000
+"""The analysis of a turn stops at this many legal moves (a legal but pathological
+board can have hundreds of thousands); the turn is then noted, not analysed."""
+MOVES_PER_RECORD = 2_000_000
+"""The legal moves generated for one record's analysis, in all; the turns after
+that are noted, not analysed. Together the two bounds keep any record within
+the limits to about 30 seconds and well under 1 GiB."""
+
+
 def analyse(game: Record | History) -> Analysis:
     """The analysis of every turn of a record (or of its replay) and a summary per player."""
     return Analysis(*_analyse(game if isinstance(game, History) else replay(game)))
@@ -167,6 +178,7 @@ def _analyse(history: History) -> tuple[tuple[TurnAnalysis, ...], tuple[PlayerSu
     qwirkle_points = LINE_MAX + rules.qwirkle_bonus  # the least a move completing a line of six scores
     turns: list[TurnAnalysis] = []
     open_fives: dict[int, list[tuple[tuple[int, ...], int]]] = {}  # turn index -> lines of five left
+    budget = [MOVES_PER_RECORD]
     for result in history:
         i = result.index
         turn = result.turn
@@ -218,7 +230,11 @@ def _analyse(history: History) -> tuple[tuple[TurnAnalysis, ...], tuple[PlayerSu
         if rack is None:
             if turn.tiles:
                 tiles = [pl.tile for pl in turn.tiles]
-                missed = _missed(generate_raw(cells, tiles, rules), qwirkles)
+                found = _bounded(cells, tiles, rules, False, budget)
+                if isinstance(found, str):
+                    turns.append(TurnAnalysis(i + 1, p, turn.action, "placed-tiles", played, qwirkles, note=found))
+                    continue
+                missed = _missed(found, qwirkles)
                 turns.append(TurnAnalysis(
                     i + 1, p, turn.action, "placed-tiles", played, qwirkles, missed_qwirkle=missed,
                     note="rack unknown: only the placed tiles were checked for a missed Qwirkle"))
@@ -226,7 +242,10 @@ def _analyse(history: History) -> tuple[tuple[TurnAnalysis, ...], tuple[PlayerSu
                 turns.append(TurnAnalysis(i + 1, p, turn.action, "unknown", played, qwirkles,
                                           note="not analysed: the rack is not known"))
             continue
-        raw = generate_raw(cells, rack, rules, largest_first=not cells)
+        raw = _bounded(cells, rack, rules, not cells, budget)
+        if isinstance(raw, str):
+            turns.append(TurnAnalysis(i + 1, p, turn.action, source, played, qwirkles, note=raw))
+            continue
         bag = state.bag
         scores = [s + (rules.end_points(len(rack) - len(tiles), bag) if bag is not None else 0)
                   for s, _, _, tiles in raw]
@@ -259,6 +278,24 @@ def _analyse(history: History) -> tuple[tuple[TurnAnalysis, ...], tuple[PlayerSu
     unknown = sum(1 for t in turns if t.best_score is None)
     notes = (f"{unknown} of {len(turns)} turns could not be fully analysed (rack or board unknown)",) if unknown else ()
     return tuple(turns), tuple(summaries), notes
+
+
+def _bounded(cells: Mapping[int, int], rack: Sequence[int], rules: Rules, largest_first: bool,
+             budget: list[int]) -> list[RawMove] | str:
+    """The legal moves, within :data:`MOVES_PER_TURN` and what is left of the
+    record's ``budget`` (charged); else why the turn is not analysed."""
+    spent = f"not analysed: the analysis bound of {MOVES_PER_RECORD:,} legal moves for a record is spent"
+    if budget[0] <= 0:
+        return spent
+    try:
+        moves = generate_raw(cells, rack, rules, largest_first, limit=min(MOVES_PER_TURN, budget[0]))
+    except TooManyMoves as many:
+        budget[0] -= many.found
+        if many.limit < MOVES_PER_TURN:
+            return spent
+        return f"not analysed: more than {MOVES_PER_TURN:,} legal moves (the analysis bound for a turn)"
+    budget[0] -= len(moves)
+    return moves
 
 
 def _move(raw: RawMove) -> Move:
@@ -368,13 +405,26 @@ class LegalMoves:
         return {"turn": self.turn, "rack": [str(t) for t in self.rack],
                 "moves": [move_data(m) for m in shown]}
 
+    def json_chunks(self, limit: int = 0) -> Iterator[str]:
+        """:meth:`to_data` as JSON text, a move at a time (a position may have many)."""
+        yield json.dumps({"turn": self.turn, "rack": [str(t) for t in self.rack]})[:-1] + ', "moves": ['
+        for i, m in enumerate(self.moves[:limit] if limit else self.moves):
+            yield ("" if i == 0 else ", ") + json.dumps(move_data(m))
+        yield "]}"
+
+    def lines(self, limit: int = 0) -> Iterator[str]:
+        """The listing, a line at a time: a heading, then a move per line."""
+        yield f"turn {self.turn}: rack {format_tiles(self.rack)}: {count(len(self.moves), 'legal move')}"
+        for m in self.moves[:limit] if limit else self.moves:
+            q = f"  {count(m.qwirkles, 'Qwirkle')}" if m.qwirkles else ""
+            yield f"{m.score:>4}  {format_move(m.tiles)}{q}"
+
     def text(self, limit: int = 0) -> str:
-        shown = self.moves[:limit] if limit else self.moves
-        lines = [f"turn {self.turn}: rack {format_tiles(self.rack)}: {len(self.moves)} legal moves"]
-        for m in shown:
-            q = f"  {m.qwirkles} Qwirkle{'s' if m.qwirkles > 1 else ''}" if m.qwirkles else ""
-            lines.append(f"{m.score:>4}  {format_move(m.tiles)}{q}")
-        return "\n".join(lines)
+        return "\n".join(self.lines(limit))
+
+
+MOVES_LISTED = 200_000
+"""The most legal moves :func:`legal_moves` lists for one position."""
 
 
 def legal_moves(history: History, turn: int, rack: Sequence[int] | None = None) -> LegalMoves:
@@ -384,8 +434,9 @@ def legal_moves(history: History, turn: int, rack: Sequence[int] | None = None) 
     or implies; on an empty board the opening rule applies (largest group).
 
     Raises:
-        AnalysisError: ``turn`` is out of range, or the board or the rack is
-            not known.
+        AnalysisError: ``turn`` is out of range; the board or the rack is not
+            known; a rack given holds more than 6 tiles or a tile more than 3
+            times; or the position has more than :data:`MOVES_LISTED` moves.
     """
     last = len(history.record.turns) + 1
     if not 1 <= turn <= last:
@@ -393,7 +444,14 @@ def legal_moves(history: History, turn: int, rack: Sequence[int] | None = None) 
     state = history.state(turn - 1)
     if not state.board_known:
         raise AnalysisError(f"the board before turn {turn} is not known (an earlier turn's tiles are not recorded)")
-    if rack is None:
+    if rack is not None:
+        if len(rack) > RACK_SIZE:
+            raise AnalysisError(f"a rack holds at most {RACK_SIZE} tiles, not {len(rack)}")
+        many = [t for t in set(rack) if list(rack).count(t) > COPIES]
+        if many:
+            raise AnalysisError(f"the game has {COPIES} of each tile; the rack holds {list(rack).count(many[0])} "
+                                f"{TILES[many[0]]}")
+    else:
         if turn == last:
             raise AnalysisError("after the last turn, give the rack with --rack")
         known, _ = history.known_rack(turn - 1)
@@ -401,7 +459,11 @@ def legal_moves(history: History, turn: int, rack: Sequence[int] | None = None) 
             raise AnalysisError(f"the rack at turn {turn} is not known; give it with --rack")
         rack = known
     cells = state.board.cells
-    found = generate(cells, rack, history.record.rules, largest_first=not cells)
+    try:
+        found = generate(cells, rack, history.record.rules, largest_first=not cells, limit=MOVES_LISTED)
+    except TooManyMoves:
+        raise AnalysisError(f"the position before turn {turn} has more than {MOVES_LISTED:,} legal moves "
+                            "for this rack; too many to list") from None
     return LegalMoves(turn, tuple(TILES[t] for t in rack), tuple(found))
 
 

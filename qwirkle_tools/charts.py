@@ -388,33 +388,39 @@ def turns(record_or_data: Record | History | ChartData, ax: Axes | None = None) 
     Where the record is annotated (``qwirkle annotate``), the points lost on
     a turn (best score minus score played) are stacked on its bar, hatched
     and lighter, so the whole bar is the best score available. A star above
-    a bar marks a turn that completed Qwirkles. Draws on ``ax`` when given,
-    else on a new figure.
+    a bar marks a turn that completed Qwirkles. Beyond :data:`MAX_BARS`
+    turns, each bar sums a player's points over a span of turns (said in the
+    title), so that a record of thousands of turns draws as fast as a game.
+    Draws on ``ax`` when given, else on a new figure.
     """
     from matplotlib.artist import Artist
     from matplotlib.patches import Patch
 
     data = _data(record_or_data)
     a, fig = _canvas(ax)
+    span = -(-data.turn_count // MAX_BARS)  # turns a bar sums: 1 for any game
     with _no_math():
         handles: list[Artist] = []
         labels: list[str] = []
         tallest = 0
+        seats = max(len(data.players), 1)
+        width = 0.85 if span == 1 else 0.85 * span / seats  # summed spans: the players side by side
         for p, name in enumerate(data.players):
-            seat = data.points[p]
-            xs = [t.turn for t in seat]
+            seat = _summed(data.points[p], span)
+            shift = 0.0 if span == 1 else (p + 0.5) * span / seats - span / 2
+            xs = [t.turn + shift for t in seat]
             played = [t.points for t in seat]
-            a.bar(xs, played, width=0.85, color=_colour(p), zorder=3)
+            a.bar(xs, played, width=width, color=_colour(p), zorder=3)
             handles.append(Patch(facecolor=_colour(p)))
             labels.append(f"{_short(name)} scored {sum(played)}")
             lost = [t.points_lost or 0 for t in seat]
             if any(t.points_lost is not None for t in seat):  # listed even when nothing was lost
-                a.bar(xs, lost, bottom=played, width=0.85, color=_colour(p), alpha=0.35, hatch="///",
+                a.bar(xs, lost, bottom=played, width=width, color=_colour(p), alpha=0.35, hatch="///",
                       edgecolor=_colour(p), linewidth=0, zorder=3)
                 handles.append(Patch(facecolor=_colour(p), alpha=0.35, hatch="///", edgecolor=_colour(p), linewidth=0))
                 labels.append(f"{_short(name)} lost {sum(lost)}")
             tallest = max([tallest, *(s + lo for s, lo in zip(played, lost))])
-            stars = [(t.turn, t.points + (t.points_lost or 0)) for t in seat if t.qwirkles]
+            stars = [(t.turn + shift, t.points + (t.points_lost or 0)) for t in seat if t.qwirkles]
             if stars:
                 a.plot([x for x, _ in stars], [y + 1.2 for _, y in stars], marker="*", markersize=11, color=_colour(p),
                        markeredgecolor="black", markeredgewidth=0.6, linestyle="none", zorder=4)
@@ -428,12 +434,33 @@ def turns(record_or_data: Record | History | ChartData, ax: Axes | None = None) 
         a.set_xlim(0.3, max(data.turn_count, 1) + 0.7)
         a.set_ylim(0, tallest * 1.3 + 3)  # headroom for the stars and the legend
         a.grid(False, axis="x")
-        title = "Points per turn" + (" and points lost" if data.annotated else "")
+        title = ("Points per turn" if span == 1 else f"Points per {span} turns") + (
+            " and points lost" if data.annotated else "")
         a.set_title(f"{title}: {data.title}", fontsize=14, fontweight="bold")
         # annotated: a column per player (scored above lost); else one column
         columns = -(-len(handles) // 2) if data.annotated else 1
         a.legend(handles, labels, loc="upper left", fontsize=10, framealpha=0.95, ncols=min(columns, 4))
     return fig
+
+
+MAX_BARS = 150
+"""Most bars a player's turns chart draws; longer records are summed over spans of turns."""
+
+
+def _summed(seat: Sequence[TurnPoints], span: int) -> list[TurnPoints]:
+    """A player's turns summed over spans of ``span`` turns (each at its span's
+    middle, as a float); the turns themselves when ``span`` is 1."""
+    if span == 1:
+        return list(seat)
+    buckets: dict[int, list[TurnPoints]] = {}
+    for t in seat:
+        buckets.setdefault((t.turn - 1) // span, []).append(t)
+    out = []
+    for b, ts in sorted(buckets.items()):
+        lost = [t.points_lost for t in ts if t.points_lost is not None]
+        out.append(TurnPoints(b * span + (span + 1) // 2, ts[0].player, "place", sum(t.points for t in ts),
+                              sum(t.qwirkles or 0 for t in ts), sum(lost) if lost else None))
+    return out
 
 
 def render(fig: Figure, kind: str) -> bytes:

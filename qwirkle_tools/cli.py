@@ -221,10 +221,10 @@ def moves(
         except TileError as exc:
             _fail(f"--rack: {exc}")
     found = legal_moves(replay(read_record(file)), turn, tiles)
+    for chunk in found.json_chunks(limit) if format is Format.json else found.lines(limit):
+        sys.stdout.write(chunk if format is Format.json else chunk + "\n")
     if format is Format.json:
-        _out(json_text(found.to_data(limit)))
-    else:
-        _out(found.text(limit))
+        sys.stdout.write("\n")
 
 
 class TableFormat(str, enum.Enum):

@@ -41,10 +41,21 @@ from itertools import compress, permutations, repeat
 from typing import Any
 
 from .board import STEP_X, STEP_Y, Board, Placement, key_cell
+from .errors import QwirkleError
 from .lines import ALL, JOIN, LINE_MAX, survey, walk
 from .lines import points as line_points
 from .rules import DEFAULT_RULES, Rules
 from .tiles import TILES, largest_group
+
+
+class TooManyMoves(QwirkleError):
+    """A position with more legal moves than the caller's ``limit``: :attr:`found` so far."""
+
+    def __init__(self, found: int, limit: int) -> None:
+        super().__init__(f"more than {limit:,} legal moves")
+        self.found = found
+        self.limit = limit
+
 
 RawMove = tuple[int, int, tuple[int, ...], tuple[int, ...]]
 """``(score, qwirkles, cell_keys, tiles)``: a move as plain data, its cells and
@@ -68,14 +79,21 @@ def generate(
     rack: Sequence[int],
     rules: Rules = DEFAULT_RULES,
     largest_first: bool = False,
+    limit: int | None = None,
 ) -> list[Move]:
     """Every legal move for ``rack`` on ``board``, best score first.
 
     Ties are broken by more Qwirkles, then by the placements as
     ``(y, x, tile)`` in line order. ``largest_first`` applies the opening rule
     on an empty board: only groups of the rack's largest size.
+
+    Raises:
+        TooManyMoves: a ``limit`` is given and the position has more legal
+            moves (a pathological but legal board may have hundreds of
+            thousands); generation stops soon after the limit, so the cost
+            stays bounded.
     """
-    table = _table(board, rack, rules, largest_first, True)
+    table = _table(board, rack, rules, largest_first, True, limit)
     if not table:
         return []
     scores, qwirkles, _, placements = zip(*map(table.__getitem__, sorted(table)))
@@ -91,13 +109,15 @@ def generate_raw(
     rack: Sequence[int],
     rules: Rules = DEFAULT_RULES,
     largest_first: bool = False,
+    limit: int | None = None,
 ) -> list[RawMove]:
     """The moves of :func:`generate`, in the same order, as ``(score, qwirkles, cell_keys, tiles)``.
 
     ``cell_keys`` are :func:`~qwirkle_tools.board.cell_key` values and ``tiles``
     tile numbers (plain ints), both in line order like :attr:`Move.tiles`.
+    ``limit``: as for :func:`generate`.
     """
-    table = _table(board, rack, rules, largest_first, False)
+    table = _table(board, rack, rules, largest_first, False, limit)
     return list(map(table.__getitem__, sorted(table)))
 
 
@@ -106,9 +126,10 @@ def best_move(
     rack: Sequence[int],
     rules: Rules = DEFAULT_RULES,
     largest_first: bool = False,
+    limit: int | None = None,
 ) -> Move | None:
     """``generate(...)[0]``, or ``None`` when there is no move, without building every move."""
-    table = _table(board, rack, rules, largest_first, False)
+    table = _table(board, rack, rules, largest_first, False, limit)
     if not table:
         return None
     score, qwirkles, keys, tiles = table[min(table)]
@@ -164,7 +185,7 @@ class _Placements(dict[int, Placement]):
 
 
 def _table(board: Board | Mapping[int, int], rack: Sequence[int], rules: Rules, largest_first: bool,
-           placements: bool) -> dict[int, _Entry]:
+           placements: bool, limit: int | None = None) -> dict[int, _Entry]:
     cells = board.cells if isinstance(board, Board) else board
     table: dict[int, _Entry] = {}
     if not cells:
@@ -176,7 +197,7 @@ def _table(board: Board | Mapping[int, int], rack: Sequence[int], rules: Rules, 
     for t in rack:
         rack_mask |= 1 << t
     if rack_mask:
-        _moves(cells, rack_mask, rules.qwirkle_bonus, placements, table)
+        _moves(cells, rack_mask, rules.qwirkle_bonus, placements, table, limit)
     return table
 
 
@@ -349,7 +370,8 @@ def _runs(cells: Mapping[int, int], step: int, starts: Iterable[int]) -> tuple[d
     return before, after
 
 
-def _moves(cells: dict[int, int], rack: int, bonus: int, placements: bool, table: dict[int, _Entry]) -> None:
+def _moves(cells: dict[int, int], rack: int, bonus: int, placements: bool, table: dict[int, _Entry],
+           limit: int | None = None) -> None:
     """Moves on a non-empty board, generated from anchors.
 
     Every move places a tile on a frontier cell (an empty cell beside the
@@ -503,6 +525,8 @@ def _moves(cells: dict[int, int], rack: int, bonus: int, placements: bool, table
 
     code_y = 64 * width  # code difference between a cell and the cell below it
     for f, fit, (row, col, n_row, n_col, row_before, row_after, col_before, col_after, code) in anchors:
+        if limit is not None and len(table) > limit:  # (an anchor adds a few thousand moves at most)
+            raise TooManyMoves(len(table), limit)
         score = points[n_row] + points[n_col]
         q = qwirkle[n_row] + qwirkle[n_col]
         base = -(score * 256 + q) << score_shift

@@ -84,3 +84,22 @@ def simulated(players: int = 2, seed: int = 1, policy: str = "greedy") -> dict[s
 @pytest.fixture
 def sim() -> dict[str, Any]:
     return simulated()
+
+
+def crowded(tiles: int = 80, gap: int = 4, seed: int = 5) -> dict[str, Any]:
+    """A legal position whose six-circle rack has hundreds of thousands of legal
+    moves: ``tiles`` isolated tiles on a grid, ``gap`` cells apart."""
+    import random
+
+    from qwirkle_tools.tiles import TILES, parse_tiles
+
+    rng = random.Random(seed)
+    bag = [t for t in range(36) for _ in range(3)]
+    for t in parse_tiles(CIRCLES):
+        bag.remove(int(t))
+    rng.shuffle(bag)
+    cells = [(x, y) for x in range(0, 10 * gap, gap) for y in range(0, 10 * gap, gap)][:tiles]
+    return {"board": [{"tile": str(TILES[bag.pop()]), "x": x, "y": y} for x, y in cells]}
+
+
+CIRCLES = "rc oc yc gc bc pc"

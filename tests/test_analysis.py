@@ -165,3 +165,44 @@ def test_a_score_sheet_claim_bounds_the_qwirkles_it_made() -> None:
     summary = analyse(from_data(game(place(0, score=24, rack="rl bc yd gs pt ox"),
                                      setup={"board": REDS + clovers}))).players[0]
     assert summary.accuracy == 1.0 and summary.points_lost == 0
+
+
+# -- the analysis' cost is bounded ---------------------------------------------------------
+
+def crowded_record(turns: int) -> dict[str, Any]:
+    from conftest import CIRCLES, crowded
+
+    ana = {"player": 0, "action": "exchange", "tiles": CIRCLES.split(), "rack": CIRCLES.split()}
+    ben = {"player": 1, "action": "exchange", "count": 1}
+    data = game(*[ana if i % 2 == 0 else ben for i in range(turns)], setup=crowded())
+    data["turns"] = [{**t, "tiles": [{"rc": "red-circle", "oc": "orange-circle", "yc": "yellow-circle",
+                                      "gc": "green-circle", "bc": "blue-circle", "pc": "purple-circle"}[s]
+                                     for s in t["tiles"]], "rack": None} if "rack" in t else t for t in data["turns"]]
+    for t in data["turns"]:
+        if t.get("rack", 0) is None:
+            t["rack"] = t["tiles"]
+    return data
+
+
+def test_a_turn_with_too_many_legal_moves_is_noted_not_analysed() -> None:
+    from qwirkle_tools.analysis import MOVES_PER_TURN
+
+    data = crowded_record(2)
+    assert check_data(data)[1] == []
+    first = analyse(from_data(data)).turns[0]
+    assert first.best_score is None and first.moves is None
+    assert first.note == f"not analysed: more than {MOVES_PER_TURN:,} legal moves (the analysis bound for a turn)"
+
+
+def test_a_record_spends_a_bounded_number_of_moves(monkeypatch: Any) -> None:
+    import qwirkle_tools.analysis as analysis
+
+    monkeypatch.setattr(analysis, "MOVES_PER_TURN", 10**7)
+    monkeypatch.setattr(analysis, "MOVES_PER_RECORD", 10**7)
+    whole = analyse(from_data(crowded_record(2))).turns[0].moves
+    assert whole is not None and whole > 100_000
+    monkeypatch.setattr(analysis, "MOVES_PER_RECORD", whole + 1_000)
+    turns = analyse(from_data(crowded_record(8))).turns
+    assert turns[0].moves == whole  # analysed whole, within the budget
+    spent = [t.turn for t in turns if t.note.startswith(f"not analysed: the analysis bound of {whole + 1_000:,}")]
+    assert spent == [3, 5, 7]

@@ -171,3 +171,40 @@ def test_wording_of_counts(tmp_path: Path) -> None:
     assert "opens with 1 tile," in out
     _, out, _ = run("annotate", str(path))
     assert "Ana: 1 point, accuracy 50.0% over 1 turn, 1 point lost, 0 Qwirkles made" in out
+
+
+# -- cost of legal but pathological records ------------------------------------------------
+
+def test_moves_refuses_a_rack_the_game_cannot_hold() -> None:
+    game = str(Path(__file__).parent.parent / "sample_games" / "complete-2p.json")
+    code, _, err = run("moves", game, "--turn", "3", "--rack", "rc rx rd rs rt rl bc")
+    assert code == 2 and "at most 6 tiles" in err
+    code, _, err = run("moves", game, "--turn", "3", "--rack", "rc rc rc rc")
+    assert code == 2 and "4 red-circle" in err
+
+
+def test_moves_on_a_crowded_board_is_bounded(tmp_path: Path) -> None:
+    from conftest import CIRCLES, crowded, game
+
+    path = tmp_path / "crowded.json"
+    path.write_text(json.dumps(game(setup=crowded())))
+    code, _, err = run("moves", str(path), "--turn", "1", "--rack", CIRCLES)
+    assert code == 2 and "too many to list" in err
+    smaller = tmp_path / "smaller.json"
+    smaller.write_text(json.dumps(game(setup=crowded(tiles=12))))
+    code, out, _ = run("moves", str(smaller), "--turn", "1", "--rack", CIRCLES, "--format", "json")
+    assert code == 0 and len(json.loads(out)["moves"]) > 1000  # streamed, and still one JSON document
+
+
+def test_a_long_record_is_charted_in_spans(tmp_path: Path) -> None:
+    from conftest import game, place
+
+    from qwirkle_tools import charts
+    from qwirkle_tools.record import from_data
+
+    record = from_data(game(*[place(i % 2, score=i % 7 + 1) for i in range(3000)]))
+    fig = charts.turns(record)
+    bars = [p for p in fig.axes[0].patches]
+    assert len(bars) <= 2 * charts.MAX_BARS
+    assert sum(b.get_height() for b in bars) == sum(i % 7 + 1 for i in range(3000))
+    assert "Points per 20 turns" in fig.axes[0].get_title()

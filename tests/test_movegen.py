@@ -335,3 +335,20 @@ def test_moves_do_not_depend_on_the_boards_seen_before() -> None:
         forward.append(generate_raw(grown, rack))
     backward = [generate_raw(as_board(cells), rack) for cells, rack in reversed(positions)]
     assert forward == backward[::-1]
+
+
+def test_a_limit_bounds_the_work_on_a_crowded_board() -> None:
+    from conftest import CIRCLES, crowded
+
+    from qwirkle_tools.movegen import TooManyMoves, generate_raw
+    from qwirkle_tools.record import Setup, from_data
+
+    setup = from_data({"format": "qwirkle-record", "version": 1, "players": [{"name": "A"}, {"name": "B"}],
+                       "turns": [], "setup": crowded()}).setup
+    assert isinstance(setup, Setup)
+    cells = Board(setup.board).cells
+    rack = [int(t) for t in parse_tiles(CIRCLES)]
+    with pytest.raises(TooManyMoves) as caught:
+        generate_raw(cells, rack, limit=20_000)
+    assert 20_000 < caught.value.found < 30_000  # stopped soon after the limit
+    assert len(generate_raw(cells, rack, limit=10**7)) > 100_000  # the position really is that rich

@@ -8,8 +8,9 @@ output passes such text through one of these:
 * :func:`one_line` for a terminal, a text file or a picture: one line, every
   character that is not printable shown as an escape (``\\x1b``, ``\\n``,
   ``\\u202e``), which also leaves only characters XML 1.0 allows (for SVG);
-* :func:`json_text` for JSON: C1 controls, DEL, line separators and bidi
-  controls escaped as ``\\uXXXX`` too (JSON itself escapes only C0);
+* :func:`json_text` for JSON: every character that is not printable (C1
+  controls, DEL, line separators, bidi controls, ...) escaped as ``\\uXXXX``
+  too (JSON itself escapes only C0);
 * :func:`csv_cell` for a CSV cell: :func:`one_line`, and text that starts
   like a formula (``=``, ``+``, ``-``, ``@``, tab, CR) prefixed with ``'``, as
   OWASP advises; numbers stay numbers.
@@ -23,7 +24,6 @@ output passes such text through one of these:
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 _SHORT = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
@@ -45,14 +45,23 @@ def one_line(text: str) -> str:
     return "".join(c if c.isprintable() else _escape(c) for c in text)
 
 
-_JSON_UNSAFE = re.compile("[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+def _json_escape(c: str) -> str:
+    code = ord(c)
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000  # JSON writes a character beyond the BMP as a surrogate pair
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
 def json_text(data: Any, **options: Any) -> str:
-    """``json.dumps(data, ensure_ascii=False, **options)``, with the characters
-    that JSON leaves raw but a terminal or an editor acts on escaped."""
+    """``json.dumps(data, ensure_ascii=False, **options)``, with every
+    character that is not printable escaped (JSON itself escapes only C0):
+    C1 controls, DEL, bidi controls, line separators, noncharacters. Letters
+    of every script stay as they are."""
     text = json.dumps(data, ensure_ascii=False, **options)
-    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
+    if text.isascii() and "\x7f" not in text:
+        return text
+    return "".join(c if c.isprintable() or c == "\n" else _json_escape(c) for c in text)
 
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

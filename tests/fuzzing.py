@@ -558,3 +558,26 @@ def damaged_files(draw: st.DrawFn, byte_damage: bool = True) -> tuple[str, bytes
     for op in ops:
         raw_ = op(draw, raw_)
     return name + (f" + bytes [{', '.join(op.__name__.strip('_') for op in ops)}]" if ops else ""), raw_
+
+
+# -- hostile names and paths ----------------------------------------------------------------
+
+_NASTY = ["\x1b[2J", "\x1b]0;title\x07", "\r", "\n", "\x08", "\x00", "\x7f", "\x9b", "\u202e", "\u2066", "\u2028",
+          "\x0b", "\ufffe", "\U000e0001", "\u200b", "=", "+", "-", "@", "\t", "=HYPERLINK(\"x\")", "Ben: 999 points", "</script>",
+          "$\\frac{1}{2}$", "%s", "{}", ",", ";", "\"", "'", "é", "汉字", "🂡"]
+
+
+@st.composite
+def hostile_text(draw: st.DrawFn, min_size: int = 1, max_size: int = 60) -> str:
+    """Text a hostile record or a user's folder may hold: escapes, controls,
+    line breaks, bidi overrides, formula starts, characters XML forbids."""
+    parts = draw(st.lists(st.one_of(st.sampled_from(_NASTY), st.text(max_size=6)), min_size=1, max_size=8))
+    text = "".join(parts)[:max_size]
+    return text if len(text) >= min_size else text + "x" * (min_size - len(text))
+
+
+@st.composite
+def hostile_file_name(draw: st.DrawFn) -> str:
+    """A file name (no ``/`` or NUL, not ``.`` or ``..``) made of hostile text, ending in ``.json``."""
+    text = draw(hostile_text(max_size=40)).replace("/", "_").replace("\x00", "_")
+    return (text or "x") + ".json"

@@ -427,3 +427,49 @@ def test_a_board_a_million_cells_wide_is_drawn_at_once(tmp_path: Path) -> None:
         run = invoke("board", str(path), "--no-colour")
         assert run.code == 0 and len(run.stdout) < 20_000 and " 1000000" in run.stdout.splitlines()[0], run
         assert invoke("board", str(path), "-o", str(out / "b.svg")).code == 0
+
+
+# -- hostile names and file names ----------------------------------------------------------------
+
+def _printable_lines(text: str) -> None:
+    for line in text.splitlines():
+        assert line.isprintable(), repr(line)
+
+
+@fuzz_settings(8)
+@given(st.lists(fuzzing.hostile_text(), min_size=2, max_size=2), fuzzing.hostile_file_name(), st.data())
+def test_hostile_names_and_file_names_stay_in_their_place(names: list[str], file_name: str,
+                                                           data: st.DataObject) -> None:
+    import xml.etree.ElementTree as ET
+
+    import pandas as pd
+
+    tried()
+    base = json.loads((fuzzing.SAMPLES / "wrong-scores.json").read_text())
+    base["players"] = [{"name": n} for n in names]
+    raw = json.dumps(base).encode()
+    with case_folder(raw, file_name) as (path, out):
+        command = data.draw(st.sampled_from(["validate", "rescore", "annotate", "stats", "report", "chart"]))
+        form = data.draw(st.sampled_from(["text", "json"]))
+        args = {"validate": ["validate", str(path.parent)], "rescore": ["rescore", str(path), "--format", form],
+                "annotate": ["annotate", str(path), "--format", form, "-o", str(out / "a.json")],
+                "stats": ["stats", str(path.parent), "--csv", str(out / "t"), "--no-progress"],
+                "report": ["report", str(path), "-o", str(out / "r")],
+                "chart": ["chart", str(path), "-o", str(out / "c.svg")]}[command]
+        run = invoke(*args)
+        _printable_lines(run.stdout)
+        _printable_lines(run.stderr)
+        if form == "json" and command in ("rescore", "annotate"):
+            assert not re.search("[\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]", run.stdout)
+            json.loads(run.stdout)
+        if command == "stats":
+            for table in ("games", "turns", "findings"):
+                frame = pd.read_csv(out / "t" / f"{table}.csv", dtype=str, keep_default_na=False)
+                for column in frame.columns:
+                    assert all(not v.startswith(("=", "+", "-", "@", "\t", "\r")) for v in frame[column]), column
+            assert len(pd.read_csv(out / "t" / "turns.csv")) == len(base["turns"])
+        if command == "report":
+            _printable_lines((out / "r" / "summary.txt").read_text())
+            assert len(pd.read_csv(out / "r" / "turns.csv")) == len(base["turns"])
+        if command == "chart":
+            ET.parse(out / "c.svg")

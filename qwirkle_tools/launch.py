@@ -48,6 +48,7 @@ def main() -> None:
     _received.clear()
     signal.signal(signal.SIGINT, _on_signal)
     signal.signal(signal.SIGTERM, _on_signal)
+    sys.unraisablehook = _unraisable
     code = _run()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the run is over: nothing may interrupt its last line
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
@@ -101,6 +102,16 @@ def _run() -> int:
         _say(f"internal error: {type(exc).__name__}: {str(exc)[:300]}")
         _say("this is a bug; please report it (QWIRKLE_DEBUG=1 shows the traceback)")
         return EXIT_BUG
+
+
+def _unraisable(event: object) -> None:
+    """An exception where none can be raised (a finaliser, a weakref callback):
+    an interrupt landing there is already noted, anything else said in one line."""
+    kind = getattr(event, "exc_type", None)
+    if kind is not None and issubclass(kind, (KeyboardInterrupt, Terminated)):
+        return
+    value = getattr(event, "exc_value", None)
+    _say(f"ignored: {getattr(kind, '__name__', kind)}: {str(value)[:200]}")
 
 
 def _say(message: str) -> None:

@@ -20,8 +20,11 @@ from pathlib import Path
 
 import pytest
 from conftest import simulated
+from fuzzing import LONG, LONG_EXAMPLES
 
 ROOT = Path(__file__).parent.parent
+ATTEMPTS = max(8, LONG_EXAMPLES // 20) if LONG else 8
+"""Signals sent per test: a few in CI; ``QWIRKLE_FUZZ=long`` sends ``QWIRKLE_FUZZ_EXAMPLES / 20``."""
 QWIRKLE = [sys.executable, "-c", "from qwirkle_tools.launch import main; main()"]
 REPORT_FILES = {"annotated.json", "summary.txt", "turns.csv", "progression.png", "lead.png", "turns.png", "board.png"}
 
@@ -47,9 +50,9 @@ def test_report_interrupted_at_random_moments(tmp_path: Path, sig: signal.Signal
     game = tmp_path / "g.json"
     game.write_bytes((ROOT / "sample_games" / "weak-play.json").read_bytes())
     before = game.read_bytes()
-    rng = random.Random(int(sig))
+    rng = random.Random(int(sig) if not LONG else None)
     codes = set()
-    for attempt in range(8):
+    for attempt in range(ATTEMPTS):
         out = tmp_path / f"r{attempt}"
         proc = start(["report", str(game), "-o", str(out)], tmp_path)
         time.sleep(rng.uniform(0.05, 1.5))
@@ -73,7 +76,7 @@ def test_rescore_in_place_interrupted_keeps_the_file_whole(tmp_path: Path) -> No
     data["turns"][2]["score"] += 1
     game.write_text(json.dumps(data))
     rng = random.Random(7)
-    for _ in range(6):
+    for _ in range(ATTEMPTS):
         before = game.read_bytes()
         proc = start(["rescore", str(game), "--in-place"], tmp_path)
         time.sleep(rng.uniform(0.05, 0.6))
@@ -141,7 +144,7 @@ def test_ctrl_c_while_the_command_loads_or_starts(tmp_path: Path) -> None:
     # from the moment the package loads (the interpreter's own start-up, a few ms, is not ours)
     rng = random.Random(3)
     game = ROOT / "sample_games" / "complete-2p.json"
-    for _ in range(12):
+    for _ in range(ATTEMPTS):
         proc = start(["validate", str(game)], tmp_path)
         time.sleep(rng.uniform(0.04, 0.3))
         proc.send_signal(signal.SIGINT)

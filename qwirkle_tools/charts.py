@@ -262,8 +262,8 @@ def _canvas(ax: Axes | None) -> tuple[Axes, Figure]:
 def _style_axes(ax: Axes, xlabel: str, ylabel: str, turns: int) -> None:
     from matplotlib.ticker import MaxNLocator
 
-    ax.set_xlabel(xlabel, fontsize=11)
-    ax.set_ylabel(ylabel, fontsize=11)
+    ax.set_xlabel(xlabel, fontsize=11, parse_math=False)  # (names: user input, taken literally)
+    ax.set_ylabel(ylabel, fontsize=11, parse_math=False)
     ax.tick_params(labelsize=10)
     ax.xaxis.set_major_locator(MaxNLocator(nbins=12, integer=True))
     ax.yaxis.set_major_locator(MaxNLocator(nbins=8, integer=True))
@@ -324,7 +324,7 @@ def progression(record_or_data: Record | History | ChartData, ax: Axes | None = 
         _style_axes(a, "turn", "score", data.turn_count)
         a.set_xlim(0, data.turn_count + 1)
         a.set_ylim(bottom=0)
-        a.set_title(data.title, fontsize=14, fontweight="bold")
+        a.set_title(data.title, fontsize=14, fontweight="bold", parse_math=False)
         a.legend(handles, labels, loc="upper left", fontsize=10, framealpha=0.95)
     return fig
 
@@ -377,7 +377,7 @@ def lead(record_or_data: Record | History | ChartData, ax: Axes | None = None) -
             a.set_ylim(min(low, -0.3 * span) - pad, max(high, 0.3 * span) + pad)
         else:
             a.set_ylim(0, high + pad)
-        a.set_title(f"Lead: {data.title}", fontsize=14, fontweight="bold")
+        a.set_title(f"Lead: {data.title}", fontsize=14, fontweight="bold", parse_math=False)
         a.legend(handles, labels, loc="best", fontsize=10, framealpha=0.95)
     return fig
 
@@ -436,7 +436,7 @@ def turns(record_or_data: Record | History | ChartData, ax: Axes | None = None) 
         a.grid(False, axis="x")
         title = ("Points per turn" if span == 1 else f"Points per {span} turns") + (
             " and points lost" if data.annotated else "")
-        a.set_title(f"{title}: {data.title}", fontsize=14, fontweight="bold")
+        a.set_title(f"{title}: {data.title}", fontsize=14, fontweight="bold", parse_math=False)
         # annotated: a column per player (scored above lost); else one column
         columns = -(-len(handles) // 2) if data.annotated else 1
         a.legend(handles, labels, loc="upper left", fontsize=10, framealpha=0.95, ncols=min(columns, 4))

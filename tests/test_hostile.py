@@ -208,3 +208,14 @@ def test_a_long_record_is_charted_in_spans(tmp_path: Path) -> None:
     assert len(bars) <= 2 * charts.MAX_BARS
     assert sum(b.get_height() for b in bars) == sum(i % 7 + 1 for i in range(3000))
     assert "Points per 20 turns" in fig.axes[0].get_title()
+
+
+def test_dollars_and_escapes_in_names_are_not_mathtext(tmp_path: Path) -> None:
+    # found by the long fuzz run: "$\x1f" and "$" put "$\x1f ... $" in a title, which matplotlib parsed as maths
+    data = copy.deepcopy(simulated(2, 5))
+    data["players"] = [{"name": "$\x1f"}, {"name": "$"}]
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(data))
+    assert run("report", str(path), "-o", str(tmp_path / "r"))[0] == 0
+    assert run("chart", str(path), "--kind", "lead", "-o", str(tmp_path / "l.svg"))[0] == 0
+    assert "$\\x1f" in (tmp_path / "l.svg").read_text()

@@ -13,7 +13,10 @@ import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from typing import Any
+
+from .native import signals_held
 
 JSON = Any
 
@@ -40,9 +43,8 @@ def parse_json(text: str | bytes, exact: bool = False) -> JSON:
         json.JSONDecodeError (a ``ValueError``) with line and column.
     """
     raw = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
-    try:
-        import orjson
-    except ImportError:  # pragma: no cover - orjson is a dependency
+    orjson = _orjson()
+    if orjson is None:  # pragma: no cover - orjson is a dependency
         return _parse_exact(raw)
     try:
         data = orjson.loads(raw)
@@ -59,6 +61,18 @@ def parse_json(text: str | bytes, exact: bool = False) -> JSON:
     if exact and inexact_integers(raw):
         return _parse_exact(raw)
     return data
+
+
+@cache
+def _orjson() -> Any:
+    """orjson, imported with the signals held (its start runs Python code from
+    Rust; see :mod:`qwirkle_tools.native`), or ``None`` when it is missing."""
+    with signals_held():
+        try:
+            import orjson
+        except ImportError:  # pragma: no cover - orjson is a dependency
+            return None
+    return orjson
 
 
 def inexact_integers(text: bytes) -> bool:

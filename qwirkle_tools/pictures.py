@@ -12,6 +12,7 @@ matplotlib is imported only inside :func:`board_figure`.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -245,5 +246,7 @@ def board_figure(
         spine.set_visible(False)
     if title:  # a title may hold a file name: one clean line, taken literally
         ax.set_title(one_line(title), fontsize=10, parse_math=False)
-    fig.tight_layout()
+    with warnings.catch_warnings():  # a glyph missing from the font (a name's emoji): not the user's terminal's business
+        warnings.simplefilter("ignore")
+        fig.tight_layout()
     return fig

@@ -10,16 +10,14 @@ both engines agree on valid and broken records alike.
 from __future__ import annotations
 
 import json
-import signal
-import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from typing import Any
 
 from .findings import MAX_MESSAGE, Finding, make
 from .jsontext import deep_enough
+from .native import signals_held
 
 SCHEMA_FILE = "qwirkle-record.schema.json"
 
@@ -42,34 +40,20 @@ def _reference() -> Any:
 @cache
 def fast_validator() -> Callable[[Any], bool] | None:
     """The compiled engine's ``is_valid``, or ``None`` when it is not installed."""
-    try:
-        import jsonschema_rs
-    except ImportError:  # pragma: no cover - installed with the package
-        return None
-    with _signals_held():
+    with signals_held():  # its import runs Python code (decimal) from Rust too
+        try:
+            import jsonschema_rs
+        except ImportError:  # pragma: no cover - installed with the package
+            return None
         validator = jsonschema_rs.Draft202012Validator(schema())
     engine_is_valid = validator.is_valid
 
     def is_valid(data: Any) -> bool:
-        with _signals_held():
+        with signals_held():
             return bool(engine_is_valid(data))
 
     return is_valid
 
-
-@contextmanager
-def _signals_held() -> Iterator[None]:
-    """Hold Ctrl-C and SIGTERM back while the compiled engine runs: raised
-    inside it, an interrupt becomes a Rust panic (with its own text on
-    stderr); held, it arrives as soon as the engine returns."""
-    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def reference_is_valid(data: Any) -> bool:

@@ -219,3 +219,21 @@ def test_dollars_and_escapes_in_names_are_not_mathtext(tmp_path: Path) -> None:
     assert run("report", str(path), "-o", str(tmp_path / "r"))[0] == 0
     assert run("chart", str(path), "--kind", "lead", "-o", str(tmp_path / "l.svg"))[0] == 0
     assert "$\\x1f" in (tmp_path / "l.svg").read_text()
+
+
+def test_a_glyph_missing_from_the_font_warns_nobody(tmp_path: Path) -> None:
+    data = copy.deepcopy(simulated(2, 5))
+    data["players"] = [{"name": "Ana 👍🇺"}, {"name": "Ben 𡈊"}]
+    path = tmp_path / "g 👍.json"
+    path.write_text(json.dumps(data))
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).parent.parent
+    for args in (["board", str(path), "-o", str(tmp_path / "b.png")], ["report", str(path), "-o", str(tmp_path / "r")],
+                 ["chart", str(path), "-o", str(tmp_path / "c.png")]):
+        # a real process: in-process, pytest would catch the warnings before they reached stderr
+        proc = subprocess.run([sys.executable, "-m", "qwirkle_tools", *args], capture_output=True, text=True,
+                              env={**os.environ, "PYTHONPATH": str(root)}, check=False)
+        assert proc.returncode == 0 and "Warning" not in proc.stderr, proc.stderr

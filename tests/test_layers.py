@@ -15,8 +15,8 @@ from pathlib import Path
 PACKAGE = Path(__file__).parent.parent / "qwirkle_tools"
 
 LAYERS: list[set[str]] = [
-    {"errors", "safetext", "jsontext", "progress", "version"},
-    {"findings", "tiles", "fileio"},
+    {"errors", "safetext", "native", "progress", "version"},
+    {"findings", "jsontext", "tiles", "fileio"},
     {"board"},
     {"lines"},
     {"rules"},

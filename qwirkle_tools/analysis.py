@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from .board import Placement, format_move, key_cell
@@ -177,7 +177,7 @@ def _analyse(history: History) -> tuple[tuple[TurnAnalysis, ...], tuple[PlayerSu
     rules = record.rules
     qwirkle_points = LINE_MAX + rules.qwirkle_bonus  # the least a move completing a line of six scores
     turns: list[TurnAnalysis] = []
-    open_fives: dict[int, list[tuple[tuple[int, ...], int]]] = {}  # turn index -> lines of five left
+    left_open: dict[int, list[tuple[tuple[int, ...], int]]] = {}  # turn index -> lines of five left
     budget = [MOVES_PER_RECORD]
     for result in history:
         i = result.index
@@ -196,22 +196,16 @@ def _analyse(history: History) -> tuple[tuple[TurnAnalysis, ...], tuple[PlayerSu
             turns.append(TurnAnalysis(i + 1, p, turn.action, "unknown", played, qwirkles,
                                       note=f"not analysed: the board holds more than the game's {TILE_COUNT} tiles"))
             continue
-        if i - 1 in open_fives and placed_keys and state.board_known:
+        if i - 1 in left_open and placed_keys and state.board_known:
             after_cells = after.board.cells
-            for five, missing in open_fives[i - 1]:
+            for five, missing in left_open[i - 1]:
                 for six in lines_through(after_cells, placed_keys, LINE_MAX):
                     if set(five) <= set(six):
                         gift = (five, missing)
         if placed_keys and state.board_known and after.board_known:
-            after_cells = after.board.cells
-            on_table = Counter(after_cells.values())
-            fives = []
-            for line in lines_through(after_cells, placed_keys, LINE_MAX - 1):
-                need = completing_tile([after_cells[k] for k in line])
-                if need is not None and on_table[need] < COPIES:
-                    fives.append((line, need))
+            fives = open_fives(after.board.cells, placed_keys)
             if fives:
-                open_fives[i] = fives
+                left_open[i] = fives
         if gift is not None and turns:
             giver = turns[-1]
             five, missing = gift
@@ -278,6 +272,19 @@ def _analyse(history: History) -> tuple[tuple[TurnAnalysis, ...], tuple[PlayerSu
     unknown = sum(1 for t in turns if t.best_score is None)
     notes = (f"{unknown} of {len(turns)} turns could not be fully analysed (rack or board unknown)",) if unknown else ()
     return tuple(turns), tuple(summaries), notes
+
+
+def open_fives(cells: Mapping[int, int], keys: Iterable[int]) -> list[tuple[tuple[int, ...], int]]:
+    """The lines of five through ``keys`` (a move's cells) on the board ``cells``
+    whose sixth tile still has a copy off the board: a Qwirkle left open to
+    the next player. Each as its cell keys and the tile that completes it."""
+    on_table = Counter(cells.values())
+    fives = []
+    for line in lines_through(cells, keys, LINE_MAX - 1):
+        need = completing_tile([cells[k] for k in line])
+        if need is not None and on_table[need] < COPIES:
+            fives.append((line, need))
+    return fives
 
 
 def _bounded(cells: Mapping[int, int], rack: Sequence[int], rules: Rules, largest_first: bool,

@@ -37,14 +37,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from .board import STEP_X, STEP_Y, Board, cell_text, format_move
+from .board import STEP_X, STEP_Y, Board, cell_text
 from .errors import QwirkleError
 from .findings import Finding, make
 from .lines import fault, walk
-from .record import Rack, Record, Setup, Turn
+from .record import Rack, Record, Setup, Turn, turn_text
 from .rules import DEFAULT_RULES, Judgement, Rules, ScoreBreakdown, dead, judge, judge_placed, playable_tile
 from .safetext import count
-from .tiles import COPIES, RACK_SIZE, TILE_COUNT, TILES, format_tiles, largest_group, tile_names
+from .tiles import COPIES, RACK_SIZE, TILE_COUNT, TILES, largest_group, tile_names
 
 
 class IllegalMoveError(QwirkleError, ValueError):
@@ -397,7 +397,8 @@ class Game:
             except _Refused as refused:
                 self._rebuild()
                 f = refused.finding
-                raise IllegalMoveError(f"turn {index + 1} ({_turn_text(turn)}): {f.code}: {f.message}", f) from None
+                raise IllegalMoveError(f"turn {index + 1} ({f'{turn.action} {turn_text(turn)}'.rstrip()}): "
+                                       f"{f.code}: {f.message}", f) from None
         self.played.append(turn)
         return TurnResult(index, turn, points, _qwirkles(judgement, turn, known), tuple(self.totals),
                           tuple(self.findings[before:]), self.state() if state else None, judgement, bonus, known)
@@ -442,7 +443,7 @@ class Game:
         action = turn.action
         if action != "place" and self.ended is None and not self.alive and self.board_known and self.cells:
             # only a placement changes whether the position is dead; look once after each
-            if dead(self.cells, _left_in_game(self.cells)):
+            if self._dead():
                 self.ended = "blocked"
             else:
                 self.alive = True
@@ -503,8 +504,8 @@ class Game:
     def _given_rack(self, n: int, base: str, p: int, rack: Sequence[int]) -> None:
         size = self.size[p]
         known = self.known[p]
-        if size == len(rack) == len(known) and (known == list(rack) or sorted(known) == sorted(rack)):
-            return  # exactly the rack the replay expected (in order, as programs write it, or not)
+        if size == len(rack) == len(known) and sorted(known) == sorted(rack):
+            return  # the rack the replay expected, in another order
         if size is not None:
             if len(rack) != size:
                 self._find("rack-mismatch", n, f"{base}/rack",
@@ -781,7 +782,7 @@ class Game:
         elif end == "blocked" and self.ended is None:
             if not self.board_known:
                 return
-            is_dead = dead(self.cells, _left_in_game(self.cells))
+            is_dead = self._dead()
             if self.bag and not is_dead:
                 self._find("bad-end", None, "/result/end",
                            f"the result says blocked, but the bag still holds {count(self.bag, 'tile')}")
@@ -794,14 +795,21 @@ class Game:
                                    f"the result says blocked, but {self._name(p)} could place "
                                    f"{move.tile} at ({move.x},{move.y})")
                         break
-        elif end == "unfinished" and self.ended is None and self.board_known and self.cells and dead(
-                self.cells, _left_in_game(self.cells)):
+        elif end == "unfinished" and self.ended is None and self.board_known and self.cells and self._dead():
             self._find("bad-end", None, "/result/end",
                        "the result says unfinished, but no tile left in the game fits anywhere: "
                        "the game ended there, blocked")
         elif end == "unfinished" and self.ended == "blocked":
             self._find("bad-end", None, "/result/end",
                        "the result says unfinished, but the game ended blocked (no tile left fits anywhere)")
+
+    def _dead(self) -> bool:
+        """Whether no tile left in the game (not all of whose copies are on the
+        board) fits anywhere on it: a dead position."""
+        counts = [0] * len(TILES)
+        for t in self.cells.values():
+            counts[t] += 1
+        return dead(self.cells, [t for t, c in enumerate(counts) if c < COPIES])
 
     def _check_starter(self, record: Record) -> None:
         first = self.first_turn_player
@@ -824,14 +832,6 @@ def _qwirkles(judgement: Judgement | None, turn: Turn | None, known: bool) -> in
     return 0 if known and turn is not None and turn.action != "place" else None
 
 
-def _left_in_game(cells: dict[int, int]) -> list[int]:
-    """The tiles not all of whose copies are on the board."""
-    counts = [0] * len(TILES)
-    for t in cells.values():
-        counts[t] += 1
-    return [t for t, c in enumerate(counts) if c < COPIES]
-
-
 def _minus(a: Sequence[int], b: Sequence[int]) -> list[int]:
     """The multiset ``a - b``."""
     rest = list(b)
@@ -842,15 +842,6 @@ def _minus(a: Sequence[int], b: Sequence[int]) -> list[int]:
         else:
             out.append(t)
     return out
-
-
-def _turn_text(turn: Turn) -> str:
-    """A turn in a few words, for error messages: ``place rc@0,0 rx@1,0``."""
-    if turn.action == "place":
-        return f"place {format_move(turn.tiles)}" if turn.tiles else "place"
-    if turn.action == "exchange":
-        return f"exchange {format_tiles(turn.exchanged) if turn.exchanged else turn.count}"
-    return "pass"
 
 
 # -- a whole record ----------------------------------------------------------------

@@ -20,12 +20,12 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
-from .board import COORD_LIMIT, Placement
+from .board import COORD_LIMIT, Placement, format_move
 from .errors import QwirkleError
 from .jsontext import JSON, deep_enough, parse_json
 from .rules import DEFAULT_RULES, Rules
 from .safetext import json_text
-from .tiles import BY_NAME, Tile
+from .tiles import BY_NAME, Tile, format_tiles
 
 FORMAT = "qwirkle-record"
 VERSION = 1
@@ -107,6 +107,17 @@ class Turn(NamedTuple):
             d["comment"] = self.comment
         d.update(self.extra)
         return d
+
+
+def turn_text(turn: Turn) -> str:
+    """What a turn moved, in short: ``rc@0,0 rx@1,0``, ``rc bd`` or ``2 tiles``."""
+    if turn.tiles is not None:
+        return format_move(turn.tiles)
+    if turn.exchanged is not None:
+        return format_tiles(turn.exchanged)
+    if turn.count is not None:
+        return f"{turn.count} tile{'s' if turn.count != 1 else ''}"
+    return ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -498,4 +509,4 @@ def dumps(record: Record | Mapping[str, JSON]) -> str:
 
 __all__ = ["FORMAT", "VERSION", "Action", "End", "Player", "Rack", "Record", "RecordError", "Result", "Setup",
            "Turn", "dumps", "from_data", "from_data_lenient", "loads", "placement_data", "placements_data",
-           "turn_from_data"]
+           "turn_from_data", "turn_text"]

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .board import format_move
 from .engine import History, replay
-from .record import Record, Result, Turn
+from .record import Record, Result, turn_text
 from .safetext import one_line
-from .tiles import format_tiles
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,17 +43,6 @@ class ScoreRow:
             "tiles": self.tiles, "claimed": self.claimed, "computed": self.computed,
             "breakdown": self.breakdown, "differs": self.differs, "totals": list(self.totals),
         }
-
-
-def turn_text(turn: Turn) -> str:
-    """What a turn moved, in short: ``rc@0,0 rx@1,0``, ``rc bd`` or ``2 tiles``."""
-    if turn.tiles is not None:
-        return format_move(turn.tiles)
-    if turn.exchanged is not None:
-        return format_tiles(turn.exchanged)
-    if turn.count is not None:
-        return f"{turn.count} tiles"
-    return ""
 
 
 @dataclass(frozen=True, slots=True)

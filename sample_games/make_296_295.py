@@ -63,11 +63,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from qwirkle_tools.analysis import analyse
+from qwirkle_tools.analysis import analyse, open_fives
 from qwirkle_tools.board import Placement
 from qwirkle_tools.engine import Game as Engine
 from qwirkle_tools.engine import replay
-from qwirkle_tools.lines import LINE_MAX, completing_tile, lines_through
 from qwirkle_tools.movegen import Move, generate
 from qwirkle_tools.record import Player, Record, Result, Turn, from_data
 from qwirkle_tools.rules import DEFAULT_RULES
@@ -306,12 +305,7 @@ def opens_five(cells: dict[int, int], move: Move) -> bool:
     offered to the opponent; the seeds' tip: avoid making lines of 5)."""
     after = dict(cells)
     after.update((pl.key, int(pl.tile)) for pl in move.tiles)
-    on_board = list(after.values())
-    for line in lines_through(after, (pl.key for pl in move.tiles), LINE_MAX - 1):
-        missing = completing_tile([after[k] for k in line])
-        if missing is not None and on_board.count(missing) < COPIES:
-            return True
-    return False
+    return bool(open_fives(after, [pl.key for pl in move.tiles]))
 
 
 def most_valuable(cells: dict[int, int], moves: list[Move]) -> Move:

@@ -7,6 +7,8 @@ rack and draw recorded, in ``benchmarks/out/``; then measures, on one core:
 
 * validate: JSON text to findings (parse, schema, read, replay), games/s;
 * the same split into its stages (parse, schema, read, replay), us/game;
+* validate the same games written in the notation (.qgn): read + schema + replay, games/s;
+* the notation alone: write (format_qgn) and read (parse_qgn), us/game;
 * rescore: replay with full score breakdowns, games/s;
 * greedy self-play (full move generation every turn) and analysis, games/s;
 * wall time of ``qwirkle --help`` and ``qwirkle validate FILE``, and of a
@@ -112,6 +114,17 @@ def main() -> None:
     ]:
         rows.append((name, f"{1e6 * best_of(args.repeat, fn) / n:,.0f} us/game"))
     gc.enable()
+    from qwirkle_tools.notation import format_qgn, parse_qgn
+
+    texts = [format_qgn(r) for r in records]
+    qgn_sources = [Source("game.qgn", 0, t.encode()) for t in texts]
+    assert all(not check_source(s).findings for s in qgn_sources[:50]), "the notation must read back clean"
+    t = best_of(args.repeat, lambda: [check_source(s, keep_record=False) for s in qgn_sources])
+    rows.append(("validate .qgn: read notation + schema + replay", f"{n / t:,.0f} games/s"))
+    rows.append(("  write the notation (format_qgn)",
+                 f"{1e6 * best_of(args.repeat, lambda: [format_qgn(r) for r in records]) / n:,.0f} us/game"))
+    rows.append(("  read the notation (parse_qgn)",
+                 f"{1e6 * best_of(args.repeat, lambda: [parse_qgn(t) for t in texts]) / n:,.0f} us/game"))
     few = records[: max(1, n // 10)]
     t = best_of(args.repeat, lambda: [rescore(r) for r in few])
     rows.append(("rescore (full breakdowns)", f"{len(few) / t:,.0f} games/s"))

@@ -120,6 +120,8 @@ def validate(
             elif not quiet:
                 for f in report.findings:
                     _out(f.line(report.where))
+                    for line in f.excerpt.splitlines():  # a mistake in hand-written text: the line, a caret
+                        _out(f"    {line}")
     except InputError as exc:
         if format is Format.json:
             sys.stdout.write("\n]}\n")
@@ -133,7 +135,7 @@ def validate(
 
 @command
 def rescore(
-    file: Annotated[Path, typer.Argument(help="A record file (.json).", show_default=False)],
+    file: Annotated[Path, typer.Argument(help="A record file (.json, .qgn, or a .csv score sheet).", show_default=False)],
     format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.text,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write a corrected copy of the record here.")] = None,
     in_place: Annotated[bool, typer.Option("--in-place", help="Correct FILE itself (written atomically).")] = False,
@@ -194,7 +196,7 @@ def _write(target: Path, text: str | bytes, replace: bool) -> None:
 
 @command
 def moves(
-    file: Annotated[Path, typer.Argument(help="A record file (.json).", show_default=False)],
+    file: Annotated[Path, typer.Argument(help="A record file (.json, .qgn, or a .csv score sheet).", show_default=False)],
     turn: Annotated[int, typer.Option("--turn", "-t", help="List the moves for the player to move at this turn (1-based).")],
     rack: Annotated[str | None, typer.Option("--rack", help="The rack, e.g. 'rc rs bd' (default: from the record).")] = None,
     limit: Annotated[int, typer.Option("--limit", "-n", help="Show at most this many moves (0: all).")] = 0,
@@ -370,7 +372,7 @@ def simulate(
 
 @command
 def annotate(
-    file: Annotated[Path, typer.Argument(help="A record file (.json).", show_default=False)],
+    file: Annotated[Path, typer.Argument(help="A record file (.json, .qgn, or a .csv score sheet).", show_default=False)],
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the annotated record here.")] = None,
     in_place: Annotated[bool, typer.Option("--in-place", help="Annotate FILE itself (written atomically).")] = False,
     force: Annotated[bool, typer.Option("--force", help="Overwrite OUTPUT if it exists.")] = False,
@@ -417,7 +419,7 @@ def _save_figure(fig: Figure, target: Path, replace: bool) -> None:
 
 @command
 def board(
-    file: Annotated[Path, typer.Argument(help="A record file (.json).", show_default=False)],
+    file: Annotated[Path, typer.Argument(help="A record file (.json, .qgn, or a .csv score sheet).", show_default=False)],
     turn: Annotated[int | None, typer.Option("--turn", "-t", help="The board after this turn (default: the end).")] = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Draw to a .png or .svg file.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite OUTPUT if it exists.")] = False,
@@ -455,7 +457,7 @@ class Kind(str, enum.Enum):
 
 @command
 def chart(
-    file: Annotated[Path, typer.Argument(help="A record file (.json).", show_default=False)],
+    file: Annotated[Path, typer.Argument(help="A record file (.json, .qgn, or a .csv score sheet).", show_default=False)],
     output: Annotated[Path, typer.Option("--output", "-o", help="The picture to write (.png or .svg).", show_default=False)],
     kind: Annotated[Kind, typer.Option("--kind", "-k", help="progression: scores; lead: the margin; turns: points per turn.")]
     = Kind.progression,
@@ -483,7 +485,7 @@ def chart(
 
 @command
 def report(
-    file: Annotated[Path, typer.Argument(help="A record file (.json).", show_default=False)],
+    file: Annotated[Path, typer.Argument(help="A record file (.json, .qgn, or a .csv score sheet).", show_default=False)],
     output: Annotated[Path, typer.Option("--output", "-o", help="The folder to write into.", show_default=False)],
     force: Annotated[bool, typer.Option("--force", help="Overwrite the report files if they exist.")] = False,
 ) -> None:
@@ -509,6 +511,38 @@ def report(
         _wrote(folder / name)
     _out(done.summary)
     raise typer.Exit(EXIT_OK if done.valid else EXIT_FINDINGS)
+
+
+@command
+def convert(
+    file: Annotated[Path, typer.Argument(help="A record (.json), a corpus (.jsonl), a game in the notation (.qgn) "
+                                              "or a score sheet (.csv).", show_default=False)],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The file to write: .json, .jsonl or .qgn.",
+                                         show_default=False)],
+    force: Annotated[bool, typer.Option("--force", help="Overwrite OUTPUT if it exists.")] = False,
+) -> None:
+    """Convert records between JSON, a .jsonl corpus and the game notation,
+    or read a paper score sheet (.csv) into a record.
+
+    The forms come from the file names. A .json or .qgn file holds one
+    record; a .jsonl corpus one per line. The notation holds everything a
+    record does but x- fields and machine analysis: a note names what was
+    left out. Exit 1 when the input has a mistake or breaks the schema
+    (every finding is printed), 2 when the command could not run.
+
+    Example:
+
+        qwirkle convert sample_games/296-295-sheet.csv -o game.json
+    """
+    from .convert import convert as run
+
+    target = _target(output, file, False, force)
+    assert target is not None
+    done = run(file, target)
+    for pointer in done.dropped:
+        typer.echo(f"qwirkle: note: {one_line(str(file))}: {one_line(pointer)} left out "
+                   "(the notation holds no x- fields or analysis)", err=True)
+    _write(target, done.text, force)
 
 
 @command

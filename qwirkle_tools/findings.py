@@ -21,6 +21,9 @@ class Finding:
 
     ``turn`` is 1-based (``None`` for the record as a whole); ``pointer`` is
     the JSON pointer of the offending value (``/turns/11/tiles/2``).
+    ``excerpt``, for a mistake in hand-written text (a ``.qgn`` game or a
+    score sheet), is the line in question and a caret under the place
+    (see :func:`excerpt`); empty otherwise.
     """
 
     code: str
@@ -28,6 +31,7 @@ class Finding:
     turn: int | None
     pointer: str
     message: str
+    excerpt: str = ""
 
     def __str__(self) -> str:
         where = f"turn {self.turn}: " if self.turn is not None else ""
@@ -41,19 +45,25 @@ class Finding:
         return f"{one_line(where)}:{turn}{self.code}: {self.message}"
 
     def to_data(self) -> dict[str, object]:
-        return {
+        data: dict[str, object] = {
             "code": self.code,
             "severity": self.severity,
             "turn": self.turn,
             "pointer": self.pointer,
             "message": self.message,
         }
+        if self.excerpt:
+            data["excerpt"] = self.excerpt
+        return data
 
 
 CODES: dict[str, tuple[Severity, str]] = {
     # reading
     "json": ("error", "The file or line is not JSON (with line and column), is empty, or is not UTF-8."),
     "too-large": ("error", "The file or line is larger than the reader accepts (see Limits)."),
+    "qgn": ("error", "A game in the notation (.qgn) has a line that cannot be read (with line, column and a caret)."),
+    "sheet": ("error", "A score sheet (.csv) has a cell that cannot be read, or an empty cell before the end "
+                       "(with row and column)."),
     "schema": ("error", "The record breaks the JSON Schema; the pointer names the value."),
     # placement
     "empty-move": ("error", "A placement with no tiles."),
@@ -118,7 +128,7 @@ def parse_line(text: str) -> tuple[str, Finding]:
     raise ValueError(f"not a finding line: {text[:80]!r}")
 
 
-def make(code: str, turn: int | None, pointer: str, message: str) -> Finding:
+def make(code: str, turn: int | None, pointer: str, message: str, excerpt: str = "") -> Finding:
     """A finding with the severity its code has in :data:`CODES`.
 
     The message is made one line (names from a record may hold line breaks)
@@ -128,4 +138,28 @@ def make(code: str, turn: int | None, pointer: str, message: str) -> Finding:
         message = " ".join("".join(c if c.isprintable() else " " for c in message).split())
         if len(message) > MAX_MESSAGE:
             message = message[: MAX_MESSAGE - 3] + "..."
-    return Finding(code, CODES[code][0], turn, pointer, message)
+    return Finding(code, CODES[code][0], turn, pointer, message, excerpt)
+
+
+EXCERPT_WIDTH = 72
+"""Widest excerpt line; a longer line is shown around the place, cut with ``...``."""
+
+
+def excerpt(text: str, column: int) -> str:
+    """The line ``text`` and a caret under ``column`` (1-based, in characters),
+    as two lines; each character that is not printable is shown as ``?``,
+    so that the caret stays under its place.
+
+        >>> print(excerpt("3. Ana rz@0,0 2", 8))
+        3. Ana rz@0,0 2
+               ^
+    """
+    shown = "".join(c if c.isprintable() else "?" for c in text)
+    at = max(0, min(column - 1, len(shown)))
+    if len(shown) > EXCERPT_WIDTH:
+        start = max(0, min(at - EXCERPT_WIDTH // 2, len(shown) - EXCERPT_WIDTH))
+        head = "..." if start else ""
+        end = start + EXCERPT_WIDTH
+        shown = head + shown[start:end] + ("..." if end < len(shown) else "")
+        at = at - start + len(head)
+    return f"{shown}\n{' ' * at}^"

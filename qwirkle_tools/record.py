@@ -22,6 +22,7 @@ from typing import Any, Literal, NamedTuple
 
 from .board import COORD_LIMIT, Placement, format_move
 from .errors import QwirkleError
+from .findings import Finding
 from .jsontext import JSON, deep_enough, parse_json
 from .rules import DEFAULT_RULES, Rules
 from .safetext import json_text
@@ -493,6 +494,22 @@ def _read(data: JSON, lenient: bool) -> tuple[Record | None, list[Turn | None]]:
 
 # -- text --------------------------------------------------------------------
 
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    """A record's data read from hand-written text (a ``.qgn`` game, a score
+    sheet), as the JSON form holds it, with what could not be read.
+
+    ``findings`` place each mistake by line (or row) and column; ``broken``
+    holds the (0-based) turns whose line could not be read: ``data`` keeps
+    a stand-in for each, so that the turns after keep their numbers, and the
+    replay treats them as unreadable.
+    """
+
+    data: dict[str, JSON]
+    findings: tuple[Finding, ...] = ()
+    broken: frozenset[int] = frozenset()
+
+
 def loads(text: str | bytes) -> Record:
     """A record from JSON text, checked against the schema (see :func:`from_data`)."""
     return from_data(parse_json(text))
@@ -507,6 +524,6 @@ def dumps(record: Record | Mapping[str, JSON]) -> str:
         return json_text(data, indent=2) + "\n"
 
 
-__all__ = ["FORMAT", "VERSION", "Action", "End", "Player", "Rack", "Record", "RecordError", "Result", "Setup",
+__all__ = ["FORMAT", "VERSION", "Action", "End", "Parsed", "Player", "Rack", "Record", "RecordError", "Result", "Setup",
            "Turn", "dumps", "from_data", "from_data_lenient", "loads", "placement_data", "placements_data",
            "turn_from_data", "turn_text"]

@@ -80,10 +80,9 @@ def _message(error: Any) -> str:
     inst = error.instance
     if v == "enum" and error.schema.get("description", "").startswith("A tile"):
         text = f"unknown tile {_short(inst)}: write colour-shape in lower case, e.g. red-circle"
-    elif v == "required" and error.schema.get("required") == ["score"]:
-        text = "a place turn needs its tiles or its score"
-    elif v == "required" and error.schema.get("required") == ["count"]:
-        text = "an exchange needs its tiles or its count"
+    elif v == "required" and error.schema.get("required") == ["score"] and isinstance(inst, dict):
+        text = ("an exchange needs its tiles, its count or its score" if inst.get("action") == "exchange"
+                else "a place turn needs its tiles or its score")
     elif v == "not" and isinstance(inst, dict) and "action" in inst:
         fields = ["count"] if inst["action"] == "place" else [k for k in ("tiles", "count") if k in inst]
         text = f"a {inst['action']} turn takes no {' or '.join(fields)}"

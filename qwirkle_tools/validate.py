@@ -23,11 +23,16 @@ from .engine import check as replay_check
 from .errors import QwirkleError
 from .findings import Finding, make
 from .jsontext import inexact_integers, parse_json
-from .record import Record, Turn
+from .notation import parse_qgn
+from .record import Parsed, Record, Turn
+from .sheets import parse_sheet
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 """Largest ``.json`` file or ``.jsonl`` line read as one record."""
-RECORD_SUFFIXES = (".json", ".jsonl")
+RECORD_SUFFIXES = (".json", ".jsonl", ".qgn")
+"""What a folder is searched for: records, corpora and games in the notation.
+A score sheet (``.csv``) is read when named, never looked for (a folder of
+reports holds tables that are not score sheets)."""
 
 
 class InputError(QwirkleError):
@@ -46,6 +51,18 @@ class Source:
     index: int
     text: bytes | None
     size: int = 0
+
+    @property
+    def form(self) -> str:
+        """How the text is written: ``qgn`` (the notation), ``csv`` (a score
+        sheet) or ``json``, from the file's name."""
+        if not self.index:
+            name = self.path.lower()
+            if name.endswith(".qgn"):
+                return "qgn"
+            if name.endswith(".csv"):
+                return "csv"
+        return "json"
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,12 +131,15 @@ def check_data(data: object, keep_record: bool = True) -> tuple[Record | None, l
     return (record if keep_record or findings else None), findings
 
 
-def _check(data: object, positions: bool | None) -> tuple[Record | None, list[Finding], History | None]:
+def _check(data: object, positions: bool | None,
+           broken: frozenset[int] = frozenset()) -> tuple[Record | None, list[Finding], History | None]:
     """The record, every finding, and with ``positions`` not ``None`` the
-    history of the one replay (keeping states or not)."""
+    history of the one replay (keeping states or not). ``broken`` turns
+    (of hand-written text, see :class:`~qwirkle_tools.record.Parsed`) are
+    replayed as unreadable."""
     findings = schema.check(data)
     turns: list[Turn | None] | None = None
-    if not findings:
+    if not findings and not broken:
         return _replayed(rec.from_data(data, trusted=True), findings, None, positions)
     if isinstance(data, dict) and isinstance(data.get("turns"), list) and len(data["turns"]) > schema.MAX_TURNS:
         return None, findings, None  # beyond the limit: not replayed (millions of turns would take minutes)
@@ -129,6 +149,8 @@ def _check(data: object, positions: bool | None) -> tuple[Record | None, list[Fi
         return None, findings, None
     if record is None:
         return None, findings, None
+    if broken:
+        turns = [None if i in broken else t for i, t in enumerate(turns)]
     return _replayed(record, findings, turns, positions)
 
 
@@ -160,6 +182,28 @@ def parse_source(text: bytes, exact: bool = False) -> tuple[object, Finding | No
         return None, make("json", None, "", f"unreadable JSON: {exc}")
 
 
+def parse_written(text: bytes, form: str) -> Parsed:
+    """The record data of a game's notation (``form`` ``qgn``) or a score
+    sheet (``csv``), with a finding for each mistake (see
+    :func:`qwirkle_tools.notation.parse_qgn`, :func:`qwirkle_tools.sheets.parse_sheet`)."""
+    code = "qgn" if form == "qgn" else "sheet"
+    if text.startswith(b"\xef\xbb\xbf"):
+        text = text[3:]
+    try:
+        decoded = text.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = text[:exc.start]
+        line = before.count(b"\n") + 1
+        start = before.rfind(b"\n") + 1
+        column = len(before[start:].decode("utf-8", "replace")) + 1
+        where = f"line {line}" if form == "qgn" else f"line {line} of the file"
+        return Parsed({}, (make(code, None, "", f"{where}, column {column}: not UTF-8 (byte {text[exc.start]:#04x}); "
+                                               "save the file as UTF-8"),))
+    if form == "qgn":
+        return parse_qgn(decoded)
+    return parse_sheet(decoded)
+
+
 def check_source(source: Source, keep_record: bool = True, exact: bool = False,
                  positions: bool | None = None) -> Report:
     """The report for one record's text (see :func:`check_data` for
@@ -170,6 +214,15 @@ def check_source(source: Source, keep_record: bool = True, exact: bool = False,
     if source.text is None:
         return Report(source.path, source.index, (make(
             "too-large", None, "", f"{source.size:,} bytes; the limit is {MAX_FILE_BYTES:,}"),))
+    if source.form != "json":
+        parsed = parse_written(source.text, source.form)
+        if not parsed.data:
+            return Report(source.path, source.index, parsed.findings)
+        record, findings, history = _check(parsed.data, positions, parsed.broken)
+        findings = [*parsed.findings, *findings]
+        if not keep_record and not findings:
+            record = None
+        return Report(source.path, source.index, tuple(findings), record, history)
     data, problem = parse_source(source.text, exact)
     if problem is not None:
         return Report(source.path, source.index, (problem,))
@@ -185,14 +238,15 @@ def check_source(source: Source, keep_record: bool = True, exact: bool = False,
 
 
 def record_files(path: Path) -> list[Path]:
-    """The record files a path names: itself, or the ``.json``/``.jsonl`` files in a folder."""
+    """The record files a path names: itself, or the ``.json``, ``.jsonl``
+    and ``.qgn`` files in a folder."""
     if path.is_dir():
         found = sorted(
             p for p in path.rglob("*")
             if p.suffix.lower() in RECORD_SUFFIXES and p.is_file() and not p.name.startswith(".")
         )
         if not found:
-            raise InputError(f"{path}: no .json or .jsonl records in this folder")
+            raise InputError(f"{path}: no .json, .jsonl or .qgn records in this folder")
         return found
     if path.is_file():
         return [path]
@@ -273,29 +327,55 @@ class UnreadableRecord(QwirkleError):
 
     @property
     def details(self) -> tuple[str, ...]:
-        return tuple(f.line(self.where) for f in self.findings)
+        """Each finding's line, and under it the excerpt of a mistake in hand-written text."""
+        out: list[str] = []
+        for f in self.findings:
+            out.append(f.line(self.where))
+            out.extend(f"    {line}" for line in f.excerpt.splitlines())
+        return tuple(out)
 
 
 def read_record(path: str | os.PathLike[str]) -> Record:
-    """The one record in a ``.json`` file, read exactly (it may be written
-    back) and checked against the schema, not replayed (whoever uses it
-    replays it once, with :func:`qwirkle_tools.engine.replay`).
+    """The one record in a file (a ``.json`` record, a ``.qgn`` game, a
+    ``.csv`` score sheet), read exactly (it may be written back) and checked
+    against the schema, not replayed (whoever uses it replays it once, with
+    :func:`qwirkle_tools.engine.replay`).
 
     Raises:
         InputError: the path is missing, unreadable, or a ``.jsonl`` corpus.
-        UnreadableRecord: the text is not JSON or not of the schema.
+        UnreadableRecord: the text is not JSON, has a mistake, or is not of the schema.
     """
     found = list(sources([path]))
     if len(found) != 1 or found[0].index:
-        raise InputError(f"{path}: expected a .json file holding one record, not a .jsonl corpus")
-    source = found[0]
-    where = str(source.path)
+        raise InputError(f"{path}: expected a file holding one record, not a .jsonl corpus")
+    return _read(found[0])
+
+
+def read_records(path: str | os.PathLike[str]) -> list[Record]:
+    """Every record in a file: the one of a record, a game or a score
+    sheet, each line of a ``.jsonl`` corpus; read as :func:`read_record` does.
+
+    Raises:
+        InputError: the path is missing or unreadable.
+        UnreadableRecord: the first record that cannot be read.
+    """
+    return [_read(source) for source in sources([path])]
+
+
+def _read(source: Source) -> Record:
+    where = f"{source.path}:{source.index}" if source.index else source.path
     if source.text is None:
         raise UnreadableRecord(where, (make("too-large", None, "",
                                             f"{source.size:,} bytes; the limit is {MAX_FILE_BYTES:,}"),))
-    data, problem = parse_source(source.text, exact=True)
-    if problem is not None:
-        raise UnreadableRecord(where, (problem,))
+    if source.form != "json":
+        parsed = parse_written(source.text, source.form)
+        data: object = parsed.data
+        problems = parsed.findings
+    else:
+        data, problem = parse_source(source.text, exact=True)
+        problems = () if problem is None else (problem,)
+    if problems:
+        raise UnreadableRecord(where, tuple(problems))
     findings = schema.check(data)
     if findings:
         raise UnreadableRecord(where, tuple(findings))

@@ -12,9 +12,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+from qwirkle_tools.notation import format_qgn
+from qwirkle_tools.record import from_data
 from qwirkle_tools.simulate import simulate
 
 HERE = Path(__file__).parent
+SOURCE = Path(__file__).parent
+"""Where the 296-295 game is read from (``make_296_295.py`` makes it)."""
 
 
 def _named(game: dict[str, Any], event: str) -> dict[str, Any]:
@@ -149,7 +153,32 @@ SAMPLES = {
 }
 
 
+def game_296_295() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((SOURCE / "296-295.json").read_text(encoding="utf-8"))
+    return data
+
+
+def sheet_296_295() -> str:
+    """The 296-295 game as a club's paper score sheet: a column per player,
+    a row per round, ``-`` for an exchange, the totals in the last row."""
+    game = game_296_295()
+    names = [p["name"] for p in game["players"]]
+    cells = ["-" if t["action"] != "place" else str(t["score"]) for t in game["turns"]]
+    rows = [names] + [cells[i:i + len(names)] for i in range(0, len(cells), len(names))]
+    rows.append(["total", *map(str, game["result"]["scores"])])
+    return "".join(",".join(row) + "\n" for row in rows)
+
+
+TEXTS = {
+    "296-295.qgn": lambda: format_qgn(from_data(game_296_295())),
+    "296-295-sheet.csv": sheet_296_295,
+}
+
+
 def main() -> None:
+    for name, write in TEXTS.items():
+        (HERE / name).write_text(write(), encoding="utf-8")
+        print(f"wrote {HERE / name}")
     for name, make in SAMPLES.items():
         (HERE / name).write_text(json.dumps(make(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"wrote {HERE / name}")

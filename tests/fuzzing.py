@@ -581,3 +581,69 @@ def hostile_file_name(draw: st.DrawFn) -> str:
     """A file name (no ``/`` or NUL, not ``.`` or ``..``) made of hostile text, ending in ``.json``."""
     text = draw(hostile_text(max_size=40)).replace("/", "_").replace("\x00", "_")
     return (text or "x") + ".json"
+
+
+# -- hand-written forms: the notation and score sheets ---------------------------------------
+
+_WRITTEN_PIECES = ["@", ",", ".", "-", "{", "}", "\"", "\\", " ", "\n", "|", ";", ":", "=", "rc", "zz", "red-circle",
+                   "99999999999999999999", "exchange", "pass", "rack", "draw", "Result:", "Players:", "Setup-racks:",
+                   "Rules: qwirkle_bonus=", "total", "x", "0", "\t", "\r", "\u202e", "é", "1.", "\\u00", "\\U0011ffff",
+                   "\"\\ud800\"", "-1", "@0,", "Ana", "Bot 1", "\ufeff", "\x00", "\u2028"]
+
+
+def _qgn_bases() -> list[tuple[str, str]]:
+    from qwirkle_tools.notation import format_qgn
+    from qwirkle_tools.record import from_data
+
+    out = []
+    for name in ("296-295.json", "illegal-moves.json", "score-sheet.json", "bookkeeping.json"):
+        text = format_qgn(from_data(json.loads((SAMPLES / name).read_text())))
+        lines = text.split("\n")
+        out.append((name, "\n".join(lines[:24] + lines[-2:])))  # the headers, some turns, the result
+    return out
+
+
+def _sheet_bases() -> list[tuple[str, str]]:
+    out = [("296-295-sheet.csv", (SAMPLES / "296-295-sheet.csv").read_text())]
+    data = json.loads((SAMPLES / "score-sheet.json").read_text())
+    cells = [str(t.get("score", "-")) for t in data["turns"]]
+    out.append(("score-sheet.json as ;", "Ana;Ben\n" + "".join(f"{a};{b}\n" for a, b in zip(cells[::2], cells[1::2]))))
+    return out
+
+
+@st.composite
+def damaged_written(draw: st.DrawFn, form: str) -> tuple[str, bytes]:
+    """A description and the bytes of a damaged game in the notation
+    (``form`` ``qgn``) or score sheet (``csv``): hostile names, pieces of
+    the grammar put, removed, repeated or swapped, and byte damage."""
+    name, text = draw(st.sampled_from(_qgn_bases() if form == "qgn" else _sheet_bases()))
+    done = []
+    if draw(st.booleans()):
+        hostile = draw(hostile_text(max_size=20))
+        text = text.replace("Ana", hostile, 1) if form == "csv" else \
+            text.replace("Players: ", f"Players: {json.dumps(hostile)}, ", 1)
+        done.append("hostile name")
+    for _ in range(draw(st.integers(0, 4))):
+        how = draw(st.sampled_from(["put", "remove", "repeat line", "swap lines", "cut"]))
+        i = draw(st.integers(0, len(text)))
+        if how == "put":
+            text = text[:i] + draw(st.sampled_from(_WRITTEN_PIECES)) + text[i:]
+        elif how == "remove":
+            text = text[:i] + text[i + draw(st.integers(1, 12)):]
+        elif how == "cut":
+            text = text[:i]
+        else:
+            lines = text.split("\n")
+            a, b = draw(st.integers(0, len(lines) - 1)), draw(st.integers(0, len(lines) - 1))
+            if how == "repeat line":
+                lines.insert(b, lines[a])
+            else:
+                lines[a], lines[b] = lines[b], lines[a]
+            text = "\n".join(lines)
+        done.append(how)
+    raw_ = text.encode("utf-8", "surrogatepass")
+    if draw(st.integers(0, 3)) == 0:
+        op = draw(st.sampled_from([_truncate, _bom, _invalid_utf8, _flip, _insert, _crlf]))
+        raw_ = op(draw, raw_)
+        done.append(op.__name__.strip("_"))
+    return f"{name} [{', '.join(done)}]", raw_

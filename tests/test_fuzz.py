@@ -43,7 +43,7 @@ from typing import Any
 import fuzzing
 import pytest
 import typer
-from fuzzing import damaged_files, fuzz_settings, tried
+from fuzzing import damaged_files, damaged_written, fuzz_settings, tried
 from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -55,7 +55,7 @@ from qwirkle_tools.validate import check_data, parse_source
 runner = CliRunner()
 EXIT_CODES = {0, 1, 2}
 HANG_SECONDS = 60
-BLOCKING = {"json", "too-large", "schema"}
+BLOCKING = {"json", "too-large", "schema", "qgn", "sheet"}
 
 
 class Hang(Exception):
@@ -111,8 +111,17 @@ OPTIONS = ("--turn", "--rack", "--output", "--in-place", "--format", "-o ")
 
 
 def check_lines(run: Run, path: Path, text: str) -> None:
-    """Every line a finding with its place, a short ``qwirkle:`` message saying where, or a known line."""
+    """Every line a finding with its place, a short ``qwirkle:`` message saying where, or a known line
+    (under a finding in hand-written text, its excerpt: the line and a caret, indented)."""
+    excerpt = 0
     for line in text.splitlines():
+        if excerpt and line.startswith("    "):
+            excerpt -= 1
+            assert line.isprintable() and len(line) <= 4 + 3 + 72 + 3, f"not an excerpt line: {line!r}\n{run}"
+            continue
+        excerpt = 0
+        if line.startswith(("qgn: ", "sheet: "), len(str(path)) + 2) and line.startswith(str(path)):
+            excerpt = 2
         if line.startswith("qwirkle: "):
             message = line[len("qwirkle: "):]
             assert len(message) <= MAX_MESSAGE + len(str(path)) + 80, run
@@ -473,3 +482,41 @@ def test_hostile_names_and_file_names_stay_in_their_place(names: list[str], file
             assert len(pd.read_csv(out / "r" / "turns.csv")) == len(base["turns"])
         if command == "chart":
             ET.parse(out / "c.svg")
+
+
+# -- the notation and score sheets, damaged ------------------------------------------
+
+@fuzz_settings(40)
+@given(st.sampled_from(["qgn", "csv"]).flatmap(lambda form: st.tuples(st.just(form), damaged_written(form))))
+def test_damaged_games_and_sheets_get_findings_with_their_place(case: tuple[str, tuple[str, bytes]]) -> None:
+    tried()
+    form, (_, raw) = case
+    with case_folder(raw, f"game.{form}") as (path, out):
+        code, readable = verdict(path)
+        run = invoke("validate", str(path), "--format", "json")
+        lines = raw.count(b"\n") + 1
+        for f in strict_json(run.stdout)["records"][0]["findings"]:
+            if f["code"] == "qgn":
+                m = re.match(r"line (\d+), column (\d+): ", f["message"])
+                assert m is not None or f["message"].startswith("no 'Players:' line"), f
+                assert m is None or 1 <= int(m[1]) <= lines, f
+                if m is not None and "not UTF-8" not in f["message"]:
+                    assert f["excerpt"].split("\n")[1] == " " * (min(int(m[2]) - 1, 3 + 72)) + "^" or \
+                        f["excerpt"].startswith("..."), f
+            elif f["code"] == "sheet":
+                assert re.match(r"(row \d+, column [A-Z]+|line \d+ of the file|empty)", f["message"]), f
+        for target in ("back.json", "back.qgn"):
+            run = invoke("convert", str(path), "-o", str(out / target))
+            refused_or_read(run, path, readable)
+            if readable:
+                assert run.code == 0, run
+        if readable:
+            written_record_reads_back(out / "back.json")
+            again = invoke("validate", str(out / "back.qgn"), "--format", "json")
+            findings = strict_json(again.stdout)["records"][0]["findings"]
+            assert findings == strict_json(invoke("validate", str(out / "back.json"), "--format", "json").stdout
+                                           )["records"][0]["findings"]
+        run = invoke("rescore", str(path))
+        refused_or_read(run, path, readable)
+        run = invoke("board", str(path), "--no-colour")
+        refused_or_read(run, path, readable)

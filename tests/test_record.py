@@ -93,7 +93,8 @@ racks = st.lists(tile_names, max_size=6)
 @st.composite
 def turns(draw: st.DrawFn, players: int) -> dict[str, object]:
     turn: dict[str, object] = {"player": draw(st.integers(0, players - 1))}
-    kind = draw(st.sampled_from(["place", "sheet", "exchange", "exchange-count", "exchange-both", "pass"]))
+    kind = draw(st.sampled_from(["place", "sheet", "exchange", "exchange-count", "exchange-both", "exchange-sheet",
+                                 "pass"]))
     if kind == "place":
         turn.update(action="place", tiles=draw(placements))
     elif kind == "sheet":
@@ -105,9 +106,11 @@ def turns(draw: st.DrawFn, players: int) -> dict[str, object]:
     elif kind == "exchange-both":
         tiles = draw(st.lists(tile_names, min_size=1, max_size=6))
         turn.update(action="exchange", tiles=tiles, count=len(tiles))
+    elif kind == "exchange-sheet":  # a score sheet's 0: neither tiles nor count
+        turn.update(action="exchange", score=0)
     else:
         turn.update(action="pass")
-    if kind != "sheet" and draw(st.booleans()):
+    if kind not in ("sheet", "exchange-sheet") and draw(st.booleans()):
         turn["score"] = draw(st.integers(0, 100_000))
     for key in ("rack", "draw"):
         if draw(st.booleans()) and not (key == "draw" and kind == "pass"):

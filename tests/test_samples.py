@@ -20,6 +20,8 @@ EXPECTED = {
     "double-qwirkle.json": [],
     "mistakes.json": [("score-mismatch", 10), ("line-mixed", 66)],
     "score-sheet.json": [],
+    "296-295.qgn": [],
+    "296-295-sheet.csv": [],
     "wrong-scores.json": [("score-mismatch", 5), ("score-mismatch", 10), ("result-mismatch", None)],
     "bookkeeping.json": [
         ("draw-count", 3), ("rack-mismatch", 5), ("tile-not-in-rack", 8), ("line-mixed", 8), ("line-mixed", 8),
@@ -39,7 +41,7 @@ def test_sample_findings_are_pinned(name: str) -> None:
 
 
 def test_every_sample_is_pinned_and_described() -> None:
-    files = {p.name for p in SAMPLES.glob("*.json")}
+    files = {p.name for suffix in ("json", "qgn", "csv") for p in SAMPLES.glob(f"*.{suffix}")}
     assert files == set(EXPECTED)
     readme = (SAMPLES / "README.md").read_text()
     for name in [*files, "corpus-10.jsonl"]:

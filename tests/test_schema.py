@@ -50,7 +50,7 @@ def test_turns_are_told_apart_by_action() -> None:
                 {"player": 1, "action": "pass", "tiles": ["red-circle"]},
                 {"player": 0, "action": "place", "count": 2, "score": 1})
     assert messages(data) == [
-        ("/turns/1", "an exchange needs its tiles or its count"),
+        ("/turns/1", "an exchange needs its tiles, its count or its score"),
         ("/turns/2", "a place turn needs its tiles or its score"),
         ("/turns/3", "a pass turn takes no tiles"),
         ("/turns/4", "a place turn takes no count"),

@@ -88,7 +88,7 @@ def test_missing_paths_and_empty_folders_stop_before_any_work(tmp_path: Path) ->
     with pytest.raises(InputError, match="no such file"):
         list(validate([tmp_path / "nope.json"]))
     (tmp_path / "empty").mkdir()
-    with pytest.raises(InputError, match="no .json or .jsonl records"):
+    with pytest.raises(InputError, match="no .json, .jsonl or .qgn records"):
         list(validate([tmp_path / "empty"]))
 
 

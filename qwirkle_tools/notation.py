@@ -1,0 +1,701 @@
+"""The game notation (``.qgn``): a record as plain text, one turn per line.
+
+People write it by hand at a club table and read it back; the toolkit reads
+it wherever it reads a record. :func:`parse_qgn` reads it into the record's
+JSON data (so that the schema check, the replay and every finding are those
+of the JSON form) and :func:`format_qgn` writes a record as it; the two
+round-trip every version-1 record except ``x-`` fields and machine
+``analysis`` (:func:`dropped` lists what a record would lose). The grammar,
+with examples, is in ``docs/notation.md``::
+
+    Event: Club night
+    Players: Ana, Ben
+    1. Ana rc@0,0 rd@1,0 2 rack rc rd ys bx gd pt draw yd pt
+    2. Ben rs@0,-1 rc@1,-1 6 {a fine start}
+    3. Ana exchange yd pt 0
+    4. Ben exchange 2
+    5. Ana - 7
+    6. Ben pass
+    Result: 296-295 out
+
+The reader is a small hand-written parser: each line is split into tokens
+(words, JSON strings, ``{comments}``) that keep their column, and each kind
+of line is read by its own function. A mistake is a ``qgn`` finding with
+the line, the column and a caret under the place; the rest of the file is
+still read (a turn that cannot be read is kept as a stand-in, so that the
+turns after it keep their numbers). This module decides nothing about
+legality: that is the replay's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from typing import NamedTuple
+
+from .board import Placement
+from .findings import Finding, excerpt, make
+from .jsontext import JSON, parse_json
+from .record import Parsed, Record, Turn
+from .rules import DEFAULT_RULES
+from .safetext import json_text
+from .tiles import TILES, Tile, format_tiles
+
+SUFFIX = ".qgn"
+
+RULE_KEYS = ("lone_tile_score", "qwirkle_bonus", "end_bonus")
+ENDS = ("out", "blocked", "unfinished")
+RESERVED = ("players", "rules", "result", "setup-board", "setup-bag", "setup-racks", "setup-scores")
+"""Header names that are not ``meta`` (compared in lower case)."""
+
+_BARE_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+_META_KEY = re.compile(r"[a-z][a-z0-9_-]*")
+_TURN_START = re.compile(r"\s*([0-9]+)\.")
+_INT = re.compile(r"-?[0-9]+")
+_DIGITS = re.compile(r"[0-9]+")
+_SPACE = re.compile(r"\s*")
+_WORD = re.compile(r'[^\s"{]+')
+_TILES: dict[str, Tile] = {text: t for t in TILES for text in (t.short, t.name)}
+"""A tile by its short or long form, in lower case."""
+_SCORES = re.compile(r"[0-9]+(?:-[0-9]+)*")
+MAX_DIGITS = 15
+"""Longest number read; a longer one is a mistake, not a score."""
+
+
+class _Mistake(Exception):
+    """A mistake at a column of the line being read."""
+
+    def __init__(self, column: int, message: str) -> None:
+        super().__init__(message)
+        self.column = column
+        self.message = message
+
+
+class Token(NamedTuple):
+    """A piece of a line: a word, a JSON string (``quoted``) or a
+    ``{comment}``, its text (decoded), and its 1-based column."""
+
+    text: str
+    column: int
+    kind: str = "word"  # "word", "string" or "comment"
+
+    def shown(self) -> str:
+        text = self.text if len(self.text) <= 30 else self.text[:27] + "..."
+        return repr(text) if self.kind != "comment" else "a {comment}"
+
+
+# -- tokens ------------------------------------------------------------------
+
+def tokens(line: str, start: int = 0) -> Iterator[Token]:
+    """The tokens of ``line`` from index ``start``.
+
+    >>> [t.text for t in tokens('1. "Ana Lee" rc@0,0 2 {well played}')]
+    ['1.', 'Ana Lee', 'rc@0,0', '2', 'well played']
+    """
+    i, n = start, len(line)
+    while True:
+        i = _SPACE.match(line, i).end()  # type: ignore[union-attr]  # (matches always)
+        if i >= n:
+            return
+        c = line[i]
+        if c == '"':
+            end = _string_end(line, i)
+            try:
+                value = parse_json(line[i:end])
+            except ValueError:
+                raise _Mistake(i + 1, "a quoted text that is not a JSON string (escape \" and \\ with \\)") from None
+            yield Token(value, i + 1, "string")
+            i = end
+        elif c == "{":
+            text, end = _comment(line, i)
+            yield Token(text, i + 1, "comment")
+            i = end
+        else:
+            j = _WORD.match(line, i).end()  # type: ignore[union-attr]  # (a character that starts a word)
+            yield Token(line[i:j], i + 1)
+            i = j
+
+
+def _string_end(line: str, i: int) -> int:
+    j = i + 1
+    while j < len(line):
+        if line[j] == "\\":
+            j += 2
+        elif line[j] == '"':
+            return j + 1
+        else:
+            j += 1
+    raise _Mistake(i + 1, "a quoted text with no closing \"")
+
+
+_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "\\": "\\", "{": "{", "}": "}"}
+
+
+def _comment(line: str, i: int) -> tuple[str, int]:
+    """A ``{comment}`` starting at ``i``: its text and the index after it.
+    Spaces at either end are not part of the text unless escaped."""
+    out: list[tuple[str, bool]] = []  # each character, and whether it was escaped
+    j = i + 1
+    while j < len(line):
+        c = line[j]
+        if c == "}":
+            while out and not out[0][1] and out[0][0].isspace():
+                out.pop(0)
+            while out and not out[-1][1] and out[-1][0].isspace():
+                out.pop()
+            return "".join(c for c, _ in out), j + 1
+        if c != "\\":
+            out.append((c, False))
+            j += 1
+            continue
+        e = line[j + 1:j + 2]
+        width = {"u": 4, "U": 8}.get(e, 0)
+        digits = line[j + 2:j + 2 + width]
+        if e in _ESCAPES:
+            out.append((_ESCAPES[e], True))
+        elif width and re.fullmatch(r"[0-9a-fA-F]+", digits) and len(digits) == width and \
+                int(digits, 16) < 0x110000 and not 0xD800 <= int(digits, 16) < 0xE000:
+            out.append((chr(int(digits, 16)), True))
+        else:
+            raise _Mistake(j + 1, "unknown escape in a comment (write \\\\, \\}, \\n, \\t or \\uXXXX)")
+        j += 2 + width
+    raise _Mistake(i + 1, "a comment with no closing }")
+
+
+# -- reading -------------------------------------------------------------------
+
+def parse_qgn(text: str) -> Parsed:
+    """A game's record data from its notation, and every mistake in it.
+
+    Never raises: each line that cannot be read is a ``qgn`` finding, and
+    the rest of the text is still read.
+    """
+    reader = _Reader()
+    for number, line in enumerate(text.split("\n"), 1):
+        reader.read_line(number, line.removesuffix("\r"))
+    return reader.parsed()
+
+
+class _Reader:
+    """The state of one reading: headers seen, players, turns, mistakes."""
+
+    def __init__(self) -> None:
+        self.data: dict[str, JSON] = {"format": "qwirkle-record", "version": 1}
+        self.meta: dict[str, JSON] = {}
+        self.setup: dict[str, JSON] = {}
+        self.turns: list[dict[str, JSON]] = []
+        self.broken: set[int] = set()
+        self.findings: list[Finding] = []
+        self.seen: set[str] = set()
+        self.names: list[str] | None = None
+        self.result: dict[str, JSON] | None = None
+        self.warned_players = False
+
+    def parsed(self) -> Parsed:
+        data = self.data
+        if self.meta:
+            data["meta"] = self.meta
+        data["players"] = data.pop("players", [])
+        if self.setup:
+            data["setup"] = {"board": self.setup.pop("board", []), **self.setup}
+        data["turns"] = self.turns
+        if self.result is not None:
+            data["result"] = self.result
+        if "players" not in self.seen:
+            self.findings.insert(0, make("qgn", None, "/players", "no 'Players:' line: name the players in seat "
+                                                                  "order, e.g. 'Players: Ana, Ben'"))
+        return Parsed(data, tuple(self.findings), frozenset(self.broken))
+
+    def mistake(self, number: int, line: str, column: int, message: str, pointer: str = "") -> None:
+        self.findings.append(make("qgn", None, pointer, f"line {number}, column {column}: {message}",
+                                  excerpt(line, column)))
+
+    def read_line(self, number: int, line: str) -> None:
+        if not line.strip():
+            return
+        if _TURN_START.match(line):
+            self.read_turn(number, line)
+            return
+        try:
+            self.read_header(line)
+        except _Mistake as m:
+            self.mistake(number, line, m.column, m.message)
+
+    # -- headers
+
+    def read_header(self, line: str) -> None:
+        start = len(line) - len(line.lstrip())
+        if line[start] == '"':
+            end = _string_end(line, start)
+            try:
+                key = parse_json(line[start:end])
+            except ValueError:
+                raise _Mistake(start + 1, "a quoted name that is not a JSON string") from None
+            name = None
+        else:
+            m = _BARE_KEY.match(line, start)
+            if m is None:
+                raise _Mistake(start + 1, "expected a turn like '12. Ana rc@0,0 4' or a header like "
+                                          "'Event: Club night'")
+            end = m.end()
+            key = name = m.group().lower()
+        colon = end
+        while colon < len(line) and line[colon] in " \t":
+            colon += 1
+        if colon >= len(line) or line[colon] != ":":
+            raise _Mistake(colon + 1, f"expected ':' after the header name {key!r} (or a turn like '12. Ana rc@0,0 4')")
+        value_at = colon + 1
+        value = line[value_at:].strip()
+        column = value_at + 1 + (len(line[value_at:]) - len(line[value_at:].lstrip()))
+        seen = name if name in RESERVED else f"meta:{key}"
+        if seen in self.seen:
+            raise _Mistake(start + 1, f"a second {key!r} header (each header is given once)")
+        self.seen.add(seen)
+        if name == "players":
+            self.data["players"] = [{"name": n} for n in self.read_names(line, value_at)]
+            self.names = [p["name"] for p in self.data["players"]]
+        elif name == "rules":
+            self.data["rules"] = self.read_rules(line, value_at)
+        elif name == "result":
+            self.result = self.read_result(line, value_at)
+        elif name == "setup-board":
+            self.setup["board"] = [_placement_data(_placement(t)) for t in tokens(line, value_at)]
+        elif name == "setup-bag":
+            self.setup["bag"] = self.read_tiles_or_count(list(tokens(line, value_at)), 108, column)
+        elif name == "setup-racks":
+            self.setup["racks"] = self.read_racks(line, value_at)
+        elif name == "setup-scores":
+            self.setup["scores"] = _scores(value, column)
+        else:
+            self.meta[key] = _meta_value(value)
+
+    def read_names(self, line: str, at: int) -> list[str]:
+        names: list[str] = []  # split on commas; a quoted name may hold anything
+        i = at
+        while True:
+            while i < len(line) and line[i].isspace():
+                i += 1
+            if i >= len(line):
+                if names:
+                    raise _Mistake(i + 1, "expected a player's name after ','")
+                return names
+            if line[i] == '"':
+                end = _string_end(line, i)
+                try:
+                    name = parse_json(line[i:end])
+                except ValueError:
+                    raise _Mistake(i + 1, "a quoted name that is not a JSON string") from None
+                j = end
+                while j < len(line) and line[j].isspace():
+                    j += 1
+                if j < len(line) and line[j] != ",":
+                    raise _Mistake(j + 1, "expected ',' between two players' names")
+            else:
+                j = line.find(",", i)
+                j = len(line) if j < 0 else j
+                name = line[i:j].strip()
+                if not name:
+                    raise _Mistake(i + 1, "expected a player's name before ','")
+            names.append(name)
+            if j >= len(line):
+                return names
+            i = j + 1
+
+    def read_rules(self, line: str, at: int) -> dict[str, JSON]:
+        rules: dict[str, JSON] = {}
+        for t in tokens(line, at):
+            key, eq, value = t.text.partition("=")
+            if t.kind != "word" or key not in RULE_KEYS or not eq:
+                raise _Mistake(t.column, f"expected a rule like qwirkle_bonus=6 ({', '.join(RULE_KEYS)}), "
+                                         f"got {t.shown()}")
+            rules[key] = _number(value, t.column + len(key) + 1, "a whole number")
+        return rules
+
+    def read_result(self, line: str, at: int) -> dict[str, JSON]:
+        result: dict[str, JSON] = {}
+        for t in tokens(line, at):
+            if t.kind == "word" and t.text in ENDS and "end" not in result:
+                result["end"] = t.text
+            elif t.kind == "word" and _SCORES.fullmatch(t.text) and "scores" not in result and "end" not in result:
+                result["scores"] = _scores(t.text, t.column)
+            else:
+                raise _Mistake(t.column, f"expected the scores (like 296-295) and how the game ended "
+                                         f"({', '.join(ENDS)}), got {t.shown()}")
+        return result
+
+    def read_tiles_or_count(self, parts: list[Token], most: int, column: int) -> JSON:
+        if len(parts) == 1 and _INT.fullmatch(parts[0].text):
+            return _number(parts[0].text, parts[0].column, "a number of tiles", most)
+        if len(parts) == 1 and parts[0].text == "-":
+            return []
+        if not parts:
+            raise _Mistake(column, "expected tiles, a number of tiles, or - for none")
+        return [str(_tile(t)) for t in parts]
+
+    def read_racks(self, line: str, at: int) -> list[JSON]:
+        racks: list[JSON] = []
+        group: list[Token] = []
+        for t in [*tokens(line, at), Token("|", len(line) + 1)]:
+            if t.kind == "word" and t.text == "|":
+                if not group:
+                    raise _Mistake(t.column, "expected a rack (tiles, a size, or - for an empty rack) before '|'")
+                racks.append(self.read_tiles_or_count(group, 6, t.column))
+                group = []
+            else:
+                group.append(t)
+        return racks
+
+    # -- turns
+
+    def read_turn(self, number: int, line: str) -> None:
+        index = len(self.turns)
+        turn: dict[str, JSON] = {"player": 0, "action": "pass"}  # the stand-in, until the line is read
+        self.turns.append(turn)
+        pointer = f"/turns/{index}"
+        try:
+            parts = list(tokens(line))
+            head = parts[0]
+            written = int(head.text[:-1]) if head.text.endswith(".") and _DIGITS.fullmatch(head.text[:-1]) and \
+                len(head.text) <= MAX_DIGITS else None
+            if written is None:
+                raise _Mistake(head.column, f"expected a turn number like '{index + 1}.', got {head.shown()}")
+            if written != index + 1:
+                self.mistake(number, line, head.column,
+                             f"turn {written} is the {_ordinal(index + 1)} turn of the game: write '{index + 1}.'",
+                             pointer)
+            if len(parts) < 2:
+                raise _Mistake(head.column + len(head.text), "expected the player (a name or a seat number) "
+                                                             "after the turn number")
+            turn["player"] = self.read_player(parts[1])
+            read = _TurnReader(parts, 2, line)
+            turn.update(read.turn())
+        except _Mistake as m:
+            self.broken.add(index)
+            self.mistake(number, line, m.column, m.message, pointer)
+
+    def read_player(self, t: Token) -> int:
+        if t.kind == "word" and _DIGITS.fullmatch(t.text):
+            seat = _number(t.text, t.column, "a seat number")
+            if not 1 <= seat <= 6:
+                raise _Mistake(t.column, f"seat {seat} does not exist: seats are numbered from 1 to 6")
+            return seat - 1
+        if t.kind == "comment":
+            raise _Mistake(t.column, "expected the player (a name or a seat number), got a {comment}")
+        if self.names is None:
+            raise _Mistake(t.column, "a player's name before the 'Players:' line (name the players first, "
+                                     "or write the seat number)")
+        found = [i for i, n in enumerate(self.names) if n == t.text]
+        if not found:
+            found = [i for i, n in enumerate(self.names) if n.casefold() == t.text.casefold()]
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise _Mistake(t.column, f"{t.shown()} names more than one player: write the seat number")
+        raise _Mistake(t.column, f"no player {t.shown()}: the players are {', '.join(map(repr, self.names))}")
+
+
+class _TurnReader:
+    """Reads the move, the score and the notes of a turn line, from token ``i``."""
+
+    def __init__(self, parts: list[Token], i: int, line: str) -> None:
+        self.parts = parts
+        self.i = i
+        self.end = len(line) + 1
+
+    def peek(self) -> Token | None:
+        return self.parts[self.i] if self.i < len(self.parts) else None
+
+    def next(self) -> Token:
+        t = self.parts[self.i]
+        self.i += 1
+        return t
+
+    def integer(self) -> int | None:
+        t = self.peek()
+        if t is not None and t.kind == "word" and _DIGITS.fullmatch(t.text):
+            self.i += 1
+            return _number(t.text, t.column, "a number")
+        return None
+
+    def turn(self) -> dict[str, JSON]:
+        t = self.peek()
+        if t is None:
+            raise _Mistake(self.end, "expected the move: tiles like rc@0,0, '-' for tiles not recorded, "
+                                     "'exchange' or 'pass'")
+        turn: dict[str, JSON] = {}
+        word = t.text if t.kind == "word" else ""
+        if word == "-":
+            self.i += 1
+            turn["action"] = "place"
+        elif word == "exchange":
+            self.i += 1
+            turn["action"] = "exchange"
+            t = self.peek()
+            if t is not None and t.kind == "word" and t.text == "-":  # tiles and count not recorded
+                self.i += 1
+                count = None
+            else:
+                count = self.integer()
+            tiles = self.tiles()
+            if tiles:
+                turn["tiles"] = tiles
+            if count is not None:
+                turn["count"] = count
+        elif word == "pass":
+            self.i += 1
+            turn["action"] = "pass"
+        elif "@" in word:
+            placed = []
+            while (t := self.peek()) is not None and t.kind == "word" and "@" in t.text:
+                placed.append(_placement_data(_placement(self.next())))
+            turn["action"] = "place"
+            turn["tiles"] = placed
+        else:
+            raise _Mistake(t.column, f"expected the move: tiles like rc@0,0, '-', 'exchange' or 'pass', "
+                                     f"got {t.shown()}")
+        score = self.integer()
+        if score is not None:
+            turn["score"] = score
+        while (t := self.peek()) is not None:
+            if t.kind == "comment" and "comment" not in turn:
+                self.i += 1
+                turn["comment"] = t.text
+            elif t.kind == "word" and t.text in ("rack", "draw") and t.text not in turn:
+                self.i += 1
+                turn[t.text] = self.tiles()
+            else:
+                expected = "the score, then 'rack', 'draw' or a {comment}" if score is None and \
+                    not ({"rack", "draw", "comment"} & turn.keys()) else "'rack', 'draw' or a {comment}"
+                if t.kind == "word" and t.text in ("rack", "draw", "comment"):
+                    expected = f"one {t.text!r} on a turn"
+                raise _Mistake(t.column, f"expected {expected}, got {t.shown()}")
+        return turn
+
+    def tiles(self) -> list[JSON]:
+        out: list[JSON] = []
+        while (t := self.peek()) is not None and t.kind == "word" and not _DIGITS.fullmatch(t.text) and \
+                t.text not in ("rack", "draw"):
+            out.append(str(_tile(self.next())))
+        return out
+
+
+# -- small readers -------------------------------------------------------------
+
+def _tile(t: Token) -> Tile:
+    return _tile_at(t.text, t.column)
+
+
+def _tile_at(text: str, column: int) -> Tile:
+    found = _TILES.get(text) or _TILES.get(text.lower())
+    if found is None:
+        shown = text if len(text) <= 30 else text[:27] + "..."
+        raise _Mistake(column, f"expected a tile like rc or red-circle, got {shown!r}")
+    return found
+
+
+def _placement(t: Token) -> Placement:
+    name, _, where = t.text.partition("@")
+    tile = _tile_at(name, t.column)
+    at = t.column + len(name) + 1
+    x, comma, y = where.partition(",")
+    if not comma:
+        raise _Mistake(at, f"expected a cell like 0,-1 after '@', got {where!r}")
+    return Placement(tile, _number(x, at, "a column (x)", signed=True),
+                     _number(y, at + len(x) + 1, "a row (y)", signed=True))
+
+
+def _placement_data(p: Placement) -> dict[str, JSON]:
+    return {"tile": str(p.tile), "x": p.x, "y": p.y}
+
+
+def _number(text: str, column: int, what: str, most: int | None = None, signed: bool = False) -> int:
+    if not (_INT if signed else _DIGITS).fullmatch(text):
+        raise _Mistake(column, f"expected {what}, got {text!r}")
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise _Mistake(column, f"expected {what}, got a number of {len(text.lstrip('-'))} digits")
+    value = int(text)
+    if most is not None and value > most:
+        raise _Mistake(column, f"{value} is more than {most}")
+    return value
+
+
+def _scores(text: str, column: int) -> list[JSON]:
+    if not _SCORES.fullmatch(text):
+        raise _Mistake(column, f"expected scores like 296-295, got {text!r}")
+    out: list[JSON] = []
+    for part in text.split("-"):
+        out.append(_number(part, column, "a score"))
+        column += len(part) + 1
+    return out
+
+
+def _meta_value(value: str) -> JSON:
+    """A header's value: a JSON scalar as written (``3``, ``true``,
+    ``"quoted text"``), else the text itself."""
+    if value[:1] in '"-0123456789tfn':
+        try:
+            parsed = parse_json(value)
+        except ValueError:
+            return value
+        if parsed is None or isinstance(parsed, (str, int, float, bool)):
+            return parsed
+    return value
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+# -- writing -------------------------------------------------------------------
+
+def format_qgn(record: Record) -> str:
+    """A record in the notation, one header or turn per line, ending in a
+    newline; :func:`parse_qgn` reads it back to the same record, less what
+    :func:`dropped` lists."""
+    lines: list[str] = []
+    for key, value in record.meta.items():
+        lines.append(f"{_key_text(key)}: {_value_text(value)}")
+    lines.append("Players: " + ", ".join(_name_text(n) for n in record.names))
+    if record.has_rules or record.rules != DEFAULT_RULES:
+        lines.append("Rules: " + " ".join(f"{k}={getattr(record.rules, k)}" for k in RULE_KEYS))
+    setup = record.setup
+    if setup is not None:
+        lines.append(f"Setup-board: {' '.join(p.short for p in setup.board)}".rstrip())
+        if setup.bag is not None:
+            lines.append(f"Setup-bag: {_tiles_or_count_text(setup.bag)}")
+        if setup.racks is not None:
+            lines.append("Setup-racks: " + " | ".join(_tiles_or_count_text(r) for r in setup.racks))
+        if setup.scores is not None:
+            lines.append("Setup-scores: " + "-".join(map(str, setup.scores)))
+    lines.append("")
+    for i, turn in enumerate(record.turns):
+        lines.append(f"{i + 1}. {_player_text(record.names, turn.player)} {_turn_text(turn)}")
+    if record.result is not None:
+        parts = []
+        if record.result.scores is not None:
+            parts.append("-".join(map(str, record.result.scores)))
+        if record.result.end is not None:
+            parts.append(record.result.end)
+        lines.append(f"Result: {' '.join(parts)}".rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def _turn_text(turn: Turn) -> str:
+    parts: list[str] = []
+    if turn.action == "place":
+        parts.append(" ".join(p.short for p in turn.tiles) if turn.tiles else "-")
+    elif turn.action == "exchange":
+        parts.append("exchange")
+        if turn.count is not None:
+            parts.append(str(turn.count))
+        if turn.exchanged:
+            parts.append(format_tiles(turn.exchanged))
+        if turn.count is None and not turn.exchanged:
+            parts.append("-")  # a score sheet's 0: tiles and count not recorded
+    else:
+        parts.append("pass")
+    if turn.score is not None:
+        parts.append(str(turn.score))
+    if turn.rack is not None:
+        parts.append(" ".join(["rack", *(t.short for t in turn.rack)]))
+    if turn.draw is not None:
+        parts.append(" ".join(["draw", *(t.short for t in turn.draw)]))
+    if turn.comment is not None:
+        parts.append(comment_text(turn.comment))
+    return " ".join(parts)
+
+
+def comment_text(text: str) -> str:
+    """A comment as the notation writes it: in braces, with ``\\``, braces,
+    line breaks, characters that are not printable, and spaces at either end
+    escaped (so that the reader gives back exactly ``text``).
+
+    >>> comment_text("a {fine} move")
+    '{a \\\\{fine\\\\} move}'
+    """
+    out = []
+    last = len(text) - 1
+    for i, c in enumerate(text):
+        if c in "\\{}":
+            out.append("\\" + c)
+        elif c == "\n":
+            out.append("\\n")
+        elif c == "\t":
+            out.append("\\t")
+        elif c == "\r":
+            out.append("\\r")
+        elif not c.isprintable() or (c.isspace() and (i == 0 or i == last)):
+            out.append(f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}")
+        else:
+            out.append(c)
+    return "{" + "".join(out) + "}"
+
+
+def _tiles_or_count_text(value: Sequence[Tile] | int) -> str:
+    if isinstance(value, int):
+        return str(value)
+    return format_tiles(value) if value else "-"
+
+
+def _plain(text: str) -> bool:
+    """Whether ``text`` can be written as it is, without quotes."""
+    return bool(text) and text == text.strip() and text.isprintable() and not text.startswith(("\"", "{"))
+
+
+def _name_text(name: str) -> str:
+    return name if _plain(name) and "," not in name else json_text(name)
+
+
+def _player_text(names: Sequence[str], seat: int) -> str:
+    if seat < len(names) and names.count(names[seat]) == 1 and \
+            sum(n.casefold() == names[seat].casefold() for n in names) == 1:
+        name = names[seat]
+        if _plain(name) and not _DIGITS.fullmatch(name) and not any(c.isspace() for c in name):
+            return name
+        return json_text(name)
+    return str(seat + 1)
+
+
+def _key_text(key: str) -> str:
+    if _META_KEY.fullmatch(key) and key not in RESERVED:
+        return key[0].upper() + key[1:]
+    return json_text(key)
+
+
+def _value_text(value: JSON) -> str:
+    if isinstance(value, str) and _plain(value) and _meta_value(value) == value:
+        return value
+    return json_text(value)
+
+
+def dropped(record: Record) -> list[str]:
+    """What the notation cannot hold of ``record``, as JSON pointers:
+    ``x-`` fields and machine ``analysis``, wherever they are."""
+    out = [f"/{k}" for k in record.extra]
+    out += [f"/players/{i}/{k}" for i, p in enumerate(record.players) for k in p.extra]
+    if record.setup is not None:
+        out += [f"/setup/{k}" for k in record.setup.extra]
+    out += [f"/turns/{i}/{k}" for i, t in enumerate(record.turns) for k in t.extra]
+    if record.result is not None:
+        out += [f"/result/{k}" for k in record.result.extra]
+    return out
+
+
+def strip_dropped(record: Record) -> Record:
+    """``record`` without what :func:`dropped` lists: what a round trip
+    through the notation gives back."""
+    from dataclasses import replace
+
+    empty: Mapping[str, JSON] = {}
+    return replace(
+        record,
+        players=tuple(replace(p, extra={}) for p in record.players),
+        setup=None if record.setup is None else replace(record.setup, extra={}),
+        turns=tuple(t._replace(extra=empty) for t in record.turns),
+        result=None if record.result is None else replace(record.result, extra={}),
+        extra={},
+    )
+
+
+__all__ = ["SUFFIX", "comment_text", "dropped", "format_qgn", "parse_qgn", "strip_dropped", "tokens"]

@@ -534,7 +534,7 @@ def _meta_value(value: str) -> JSON:
     ``"quoted text"``), else the text itself."""
     if value[:1] in '"-0123456789tfn':
         try:
-            parsed = parse_json(value)
+            parsed = parse_json(value, exact=True)
         except ValueError:
             return value
         if parsed is None or isinstance(parsed, (str, int, float, bool)):
@@ -651,7 +651,7 @@ def _player_text(names: Sequence[str], seat: int) -> str:
     if seat < len(names) and names.count(names[seat]) == 1 and \
             sum(n.casefold() == names[seat].casefold() for n in names) == 1:
         name = names[seat]
-        if _plain(name) and not _DIGITS.fullmatch(name) and not any(c.isspace() for c in name):
+        if _plain(name) and not _DIGITS.fullmatch(name) and _WORD.fullmatch(name):  # one word, as tokens() reads it
             return name
         return json_text(name)
     return str(seat + 1)

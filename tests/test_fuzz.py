@@ -458,13 +458,14 @@ def test_hostile_names_and_file_names_stay_in_their_place(names: list[str], file
     base["players"] = [{"name": n} for n in names]
     raw = json.dumps(base).encode()
     with case_folder(raw, file_name) as (path, out):
-        command = data.draw(st.sampled_from(["validate", "rescore", "annotate", "stats", "report", "chart"]))
+        command = data.draw(st.sampled_from(["validate", "rescore", "annotate", "stats", "report", "chart", "convert"]))
         form = data.draw(st.sampled_from(["text", "json"]))
         args = {"validate": ["validate", str(path.parent)], "rescore": ["rescore", str(path), "--format", form],
                 "annotate": ["annotate", str(path), "--format", form, "-o", str(out / "a.json")],
                 "stats": ["stats", str(path.parent), "--csv", str(out / "t"), "--no-progress"],
                 "report": ["report", str(path), "-o", str(out / "r")],
-                "chart": ["chart", str(path), "-o", str(out / "c.svg")]}[command]
+                "chart": ["chart", str(path), "-o", str(out / "c.svg")],
+                "convert": ["convert", str(path), "-o", str(out / "g.qgn")]}[command]
         run = invoke(*args)
         _printable_lines(run.stdout)
         _printable_lines(run.stderr)
@@ -482,6 +483,13 @@ def test_hostile_names_and_file_names_stay_in_their_place(names: list[str], file
             assert len(pd.read_csv(out / "r" / "turns.csv")) == len(base["turns"])
         if command == "chart":
             ET.parse(out / "c.svg")
+        if command == "convert":  # one line per header and turn, each printable; the names read back
+            lines = (out / "g.qgn").read_text(encoding="utf-8").split("\n")
+            assert all(line.isprintable() for line in lines)
+            assert sum(bool(re.match(r"\d+\. ", line)) for line in lines) == len(base["turns"])
+            again = invoke("convert", str(out / "g.qgn"), "-o", str(out / "back.json"))
+            assert again.code == 0, again
+            assert [p["name"] for p in json.loads((out / "back.json").read_text())["players"]] == names
 
 
 # -- the notation and score sheets, damaged ------------------------------------------

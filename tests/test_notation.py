@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from conftest import simulated
+from fuzzing import hostile_text
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_engine import cut
@@ -199,11 +200,12 @@ def test_what_the_notation_cannot_hold_is_listed() -> None:
 
 def test_names_that_need_quotes_are_quoted() -> None:
     record = from_data({"format": "qwirkle-record", "version": 1,
-                        "players": [{"name": "Smith, John"}, {"name": "12"}, {"name": " pad"}, {"name": "12"}],
-                        "turns": [{"player": p, "action": "place", "score": 3} for p in range(4)]})
+                        "players": [{"name": "Smith, John"}, {"name": "12"}, {"name": " pad"}, {"name": "12"},
+                                    {"name": "A{n}a"}],
+                        "turns": [{"player": p, "action": "place", "score": 3} for p in range(5)]})
     text = format_qgn(record)
-    assert 'Players: "Smith, John", 12, " pad", 12\n' in text
-    assert '\n1. "Smith, John" - 3\n2. 2 - 3\n3. " pad" - 3\n4. 4 - 3\n' in text  # the twins by seat
+    assert 'Players: "Smith, John", 12, " pad", 12, A{n}a\n' in text
+    assert '\n1. "Smith, John" - 3\n2. 2 - 3\n3. " pad" - 3\n4. 4 - 3\n5. "A{n}a" - 3\n' in text  # twins by seat
     assert_round_trips(record)
 
 
@@ -276,3 +278,15 @@ def test_text_that_is_not_utf8_is_one_finding() -> None:
     report = check_source(Source("game.qgn", 0, HEAD.encode() + b"1. Ana \xff\n"))
     (finding,) = report.findings
     assert finding.code == "qgn" and finding.message.startswith("line 2, column 8: not UTF-8")
+
+
+TRICKY_NAMES = ["A{na", 'B"en', "1", "07", "-", "pass", "exchange", "rc@0,0", "Ana", "ana", "rack", "{x}", "a b",
+                "Smith, John", "é", "²", "\\", "Result: 1-2"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(TRICKY_NAMES), hostile_text(max_size=20)), min_size=2, max_size=6))
+def test_any_names_survive_in_the_header_and_the_turns(names: list[str]) -> None:
+    record = from_data({"format": "qwirkle-record", "version": 1, "players": [{"name": n} for n in names],
+                        "turns": [{"player": p, "action": "place", "score": p + 1} for p in range(len(names))]})
+    assert_round_trips(record)

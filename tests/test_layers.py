@@ -25,6 +25,7 @@ LAYERS: list[set[str]] = [
     {"engine"},
     {"validate", "rescore", "analysis", "simulate"},
     {"charts", "pictures", "corpus"},
+    {"viewer"},
     {"reporting", "tables"},
     {"cli"},
     {"launch"},

@@ -232,3 +232,36 @@ def test_a_score_sheet_shows_the_chart_and_the_list_without_a_board(watched: Wat
     assert p.locator(".rack").first.text_content() == "rackunknown"
     assert [c for _, c in watched.read()["unseen"]] == ["?"] * 36
     assert watched.errors == []
+
+
+def test_the_board_fits_itself_until_the_user_zooms_or_pans(watched: Watched, tmp_path: Path) -> None:
+    history = replay(loads((SAMPLES / "complete-2p.json").read_bytes()))
+    url = write_page(tmp_path, history, "complete-2p")
+    watched.open(url + "#turn=2")
+    p = watched.page
+
+    def box() -> list[float]:
+        return [float(v) for v in (p.locator("#board").get_attribute("viewBox") or "").split()]
+
+    small = box()
+    watched.key("End")
+    fitted = box()
+    assert fitted[2] > small[2]  # the view grew with the board
+    p.locator("#board").hover()
+    p.mouse.wheel(0, -300)  # zoom in
+    p.wait_for_function(f"() => document.getElementById('board').viewBox.baseVal.width < {fitted[2] - 0.01}")
+    zoomed = box()
+    box_ = p.locator("#board").bounding_box()
+    assert box_ is not None
+    p.mouse.move(box_["x"] + 200, box_["y"] + 200)
+    p.mouse.down()
+    p.mouse.move(box_["x"] + 260, box_["y"] + 230)
+    p.mouse.up()
+    panned = box()
+    assert panned[2] == zoomed[2] and panned[0] < zoomed[0] and panned[1] < zoomed[1]
+    watched.key("ArrowLeft")
+    assert box() == panned  # the user's view is kept while stepping
+    p.locator("#fit").click()
+    watched.key("End")
+    assert box() == fitted
+    assert watched.errors == []

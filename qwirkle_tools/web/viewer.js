@@ -103,7 +103,10 @@
     boardSvg.setAttribute("viewBox", view.x + " " + view.y + " " + view.w + " " + view.h);
   }
 
-  function fitBox(box) {
+  function fitBox(given) {
+    // never closer than about eight cells across: a small board is not drawn huge
+    const box = { x: given.x - Math.max(0, 8 - given.w) / 2, y: given.y - Math.max(0, 6 - given.h) / 2,
+      w: Math.max(given.w, 8), h: Math.max(given.h, 6) };
     const rect = boardSvg.getBoundingClientRect();
     const aspect = rect.width > 0 && rect.height > 0 ? rect.width / rect.height : 1.5;
     let w = box.w;
@@ -469,7 +472,7 @@
         details.push(detailLine("analysis", "", plural(t.an.lost, "point") + " lost: the best move scored " + t.an.best +
           " (rank " + t.an.rank + " of " + plural(t.an.moves, "legal move") + "; rack " + t.an.rack + ")"));
       }
-      if (t.q) details.push(detailLine("analysis", "", t.q > 1 ? t.q + " Qwirkles" : "Qwirkle"));
+      if (t.q) details.push(detailLine("qwirkle", "", t.q > 1 ? "\u2605 " + t.q + " Qwirkles" : "\u2605 Qwirkle"));
       if (t.comment !== null && t.comment !== undefined) details.push(detailLine("comment", "", t.comment));
       if (details.length) {
         const dr = el("tr", { class: "detail" });
@@ -485,8 +488,12 @@
     });
   }
 
+  let highlighted = null;
+
   function drawMoves(n) {
-    moveBodies.forEach((b, i) => b.classList.toggle("current", i === n));
+    if (highlighted !== null) highlighted.classList.remove("current");
+    highlighted = moveBodies[n];
+    highlighted.classList.add("current");
     const box = document.getElementById("moves-scroll");
     const row = moveBodies[n];
     const head = movesTable.tHead ? movesTable.tHead.offsetHeight : 0;

@@ -465,7 +465,6 @@
       tr.appendChild(el("td", { class: "num" }, t.tot.join(" · ")));
       body.appendChild(tr);
       const details = [];
-      if (differs) details.push(detailLine("finding", "", "claimed " + t.claim + ", computed " + t.calc + (t.score ? " (" + t.score + ")" : "")));
       for (const [code, severity, message] of t.f) details.push(detailLine("finding " + severity, code, message));
       for (const [code, message] of t.fl || []) details.push(detailLine("flag", code, message));
       if (t.an && t.an.lost) {

@@ -195,8 +195,14 @@ def test_ghosts_and_the_gift_line_show_on_annotated_turns(watched: Watched, tmp_
     assert watched.page.locator("#board [data-ghost]").count() == 0
     history = replay(loads((SAMPLES / "296-295.json").read_bytes()))
     url = write_page(tmp_path, history, "296-295")
-    watched.open(url + "#turn=19")  # Ana leaves a line of five open; Ben completes it at turn 20
-    assert watched.page.locator("#board .gift-line").count() == 1
+    line = "#board .gift-line"
+    watched.open(url + "#turn=19")  # Ana leaves a row of five open; Ben completes it at turn 20
+    assert watched.page.locator(line).count() == 1
+    ends = [float(watched.page.locator(line).get_attribute(a) or "nan") for a in ("x1", "y1", "x2", "y2")]
+    assert ends[1] == ends[3] and ends[2] - ends[0] > 4  # along the row
+    watched.open(url + "#turn=17")  # a column of five: (-2,-6) to (-2,-2)
+    ends = [float(watched.page.locator(line).get_attribute(a) or "nan") for a in ("x1", "y1", "x2", "y2")]
+    assert ends[0] == ends[2] and ends[3] - ends[1] > 4  # down the column
     watched.open(url + "#turn=20")
     assert watched.page.locator("#board .gift-line").count() == 0
     assert watched.errors == []

@@ -186,9 +186,10 @@
       const pts = turn.gift.line.filter(([x, y]) => colOf.has(x) && rowOf.has(y)).map(([x, y]) => [colOf.get(x), rowOf.get(y)]);
       if (pts.length) {
         const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
+        const across = Math.min(...ys) === Math.max(...ys); // a row; else a column
         const line = svg("line", {
-          x1: Math.min(...xs) - 0.45, y1: Math.min(...ys) - (ys[0] === ys[ys.length - 1] ? 0 : 0.45),
-          x2: Math.max(...xs) + 0.45, y2: Math.max(...ys) + (ys[0] === ys[ys.length - 1] ? 0 : 0.45),
+          x1: Math.min(...xs) - (across ? 0.45 : 0), y1: Math.min(...ys) - (across ? 0 : 0.45),
+          x2: Math.max(...xs) + (across ? 0.45 : 0), y2: Math.max(...ys) + (across ? 0 : 0.45),
           class: "gift-line",
         });
         line.appendChild(svg("title", {}, "line of five left open for " + turn.gift.missing + "; turn " + turn.gift.by + " completed it"));

@@ -11,8 +11,9 @@ rack and draw recorded, in ``benchmarks/out/``; then measures, on one core:
 * the notation alone: write (format_qgn) and read (parse_qgn), us/game;
 * rescore: replay with full score breakdowns, games/s;
 * greedy self-play (full move generation every turn) and analysis, games/s;
-* wall time of ``qwirkle --help`` and ``qwirkle validate FILE``, and of a
-  bare ``python -c pass`` for comparison, ms (best of several runs).
+* wall time of ``qwirkle --help``, ``qwirkle validate FILE`` and ``qwirkle
+  view`` (with the size of the page it writes), and of a bare ``python -c
+  pass`` for comparison, ms (median of several runs).
 
 Numbers go to stdout as a table; paste them into the README.
 """
@@ -68,6 +69,26 @@ def command_ms(args: list[str], runs: int = 7) -> float:
         subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
         times.append(time.perf_counter() - start)
     return 1000 * statistics.median(times)
+
+
+def view_rows(qwirkle: list[str]) -> list[tuple[str, str]]:
+    """``qwirkle view`` on the 296-295 sample: wall time per command and the page's size."""
+    import tempfile
+
+    game = str(HERE.parent / "sample_games" / "296-295.json")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = str(Path(tmp) / "game.html")
+        ms = command_ms([*qwirkle, "view", game, "-o", out, "--force"])
+        size = Path(out).stat().st_size
+    from qwirkle_tools.engine import replay
+    from qwirkle_tools.record import loads
+    from qwirkle_tools.viewer import page
+
+    record = loads(Path(game).read_bytes())
+    inside = best_of(7, lambda: page(replay(record)))
+    return [("qwirkle view 296-295.json -o game.html", f"{ms:.0f} ms"),
+            ("  of which the page (replay, analysis, HTML)", f"{1000 * inside:.0f} ms"),
+            ("  the page it writes", f"{size / 1000:,.1f} kB")]
 
 
 def main() -> None:
@@ -147,6 +168,7 @@ def main() -> None:
     rows.append(("python -c pass", f"{command_ms([sys.executable, '-c', 'pass']):.0f} ms"))
     rows.append(("qwirkle --help", f"{command_ms([*qwirkle, '--help']):.0f} ms"))
     rows.append(("qwirkle validate complete-2p.json", f"{command_ms([*qwirkle, 'validate', sample]):.0f} ms"))
+    rows.extend(view_rows(qwirkle))
 
     print(f"corpus: {n} games, {turns:.1f} turns per game, racks and draws recorded; one core")
     width = max(len(a) for a, _ in rows)

@@ -319,19 +319,28 @@ def _missed(moves: list[RawMove], played_qwirkles: int) -> Move | None:
     return _move(next(m for m in moves if m[1] == most))  # moves come best score first
 
 
+def flag_details(t: TurnAnalysis) -> tuple[tuple[str, str], ...]:
+    """Each flag of a turn with what it means there, e.g.
+    ``("missed-qwirkle", "rd@1,-4 bd@2,-4 makes 1 Qwirkle, 12 points")``."""
+    out = []
+    for flag in t.flags:
+        if flag == "missed-qwirkle" and t.missed_qwirkle is not None:
+            m = t.missed_qwirkle
+            detail = f"{format_move(m.tiles)} makes {m.qwirkles} Qwirkle{'s' if m.qwirkles > 1 else ''}, {m.score} points"
+        elif flag == "could-place" and t.best is not None:
+            detail = f"{t.action} while {format_move(t.best.tiles)} scores {t.best_score}"
+        elif flag == "qwirkle-gift" and t.gift is not None:
+            detail = (f"left a line of five open for {t.gift.missing}; turn {t.gift.completed_at} completed it")
+        else:
+            detail = ""
+        out.append((flag, detail))
+    return tuple(out)
+
+
 def iter_flags(analysis: Analysis) -> Iterator[str]:
     """One readable line per flagged turn."""
     for t in analysis.flagged:
-        for flag in t.flags:
-            if flag == "missed-qwirkle" and t.missed_qwirkle is not None:
-                m = t.missed_qwirkle
-                detail = f"{format_move(m.tiles)} makes {m.qwirkles} Qwirkle{'s' if m.qwirkles > 1 else ''}, {m.score} points"
-            elif flag == "could-place" and t.best is not None:
-                detail = f"{t.action} while {format_move(t.best.tiles)} scores {t.best_score}"
-            elif flag == "qwirkle-gift" and t.gift is not None:
-                detail = (f"left a line of five open for {t.gift.missing}; turn {t.gift.completed_at} completed it")
-            else:
-                detail = ""
+        for flag, detail in flag_details(t):
             yield f"turn {t.turn}: {flag}: {detail}"
 
 

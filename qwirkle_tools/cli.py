@@ -484,6 +484,35 @@ def chart(
 
 
 @command
+def view(
+    file: Annotated[Path, typer.Argument(help="A record file (.json).", show_default=False)],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The page to write (.html).", show_default=False)],
+    force: Annotated[bool, typer.Option("--force", help="Overwrite OUTPUT if it exists.")] = False,
+) -> None:
+    """Write the game as one HTML page to step through in a browser.
+
+    The page is one self-contained file (it loads nothing, from the network
+    or from disk): the board after each turn, the move list with the findings
+    and the analysis, the score chart, the players and a tile tracker. Step
+    with the arrow keys, Home/End, the slider, the move list or the chart;
+    the address keeps the turn (#turn=N).
+
+    Example:
+
+        qwirkle view sample_games/296-295.json -o game.html
+    """
+    from .engine import replay
+    from .validate import read_record
+    from .viewer import page
+
+    target = _target(output, file, False, force)
+    assert target is not None
+    if target.suffix.lower() not in (".html", ".htm"):
+        _fail(f"{target}: give an .html file")
+    _write(target, page(replay(read_record(file)), title=file.name), force)
+
+
+@command
 def report(
     file: Annotated[Path, typer.Argument(help="A record file (.json, .qgn, or a .csv score sheet).", show_default=False)],
     output: Annotated[Path, typer.Option("--output", "-o", help="The folder to write into.", show_default=False)],
@@ -492,7 +521,8 @@ def report(
     """Validate, re-score and analyse a game, and write a report folder.
 
     Writes the annotated record, the progression, lead and turns charts, the
-    final board, a per-turn table (CSV) and a summary, which it also prints.
+    final board, a per-turn table (CSV), the game as a page to step through
+    in a browser (game.html) and a summary, which it also prints.
     Exit 0 when the record is valid, 1 when it has errors (the report is
     still written).
 

@@ -22,9 +22,11 @@ from .safetext import csv_cell, one_line
 CSV_COLUMNS = ("turn", "player", "name", "action", "tiles", "claimed", "computed", "breakdown",
                "best_score", "points_lost", "rank", "moves", "rack", "flags")
 
-FILES = ("annotated.json", "summary.txt", "turns.csv", "progression.png", "lead.png", "turns.png", "board.png")
+FILES = ("annotated.json", "summary.txt", "turns.csv", "progression.png", "lead.png", "turns.png", "board.png",
+         "game.html")
 """The files a report may hold, in the order they are written; ``board.png``
-only when the final board is known."""
+only when the final board is known. ``game.html`` is the game in the
+browser (see :mod:`qwirkle_tools.viewer`)."""
 
 
 def turn_table_csv(rescoring: Rescoring, analysis: Analysis) -> str:
@@ -87,6 +89,7 @@ def build(record: Record, name: str) -> Report:
     titles): every file of :data:`FILES`, from one replay."""
     from . import charts
     from .pictures import board_figure, board_view
+    from .viewer import page
 
     history = replay(record)
     analysis = analyse(history)
@@ -105,6 +108,7 @@ def build(record: Record, name: str) -> Report:
     if final is not None and final.board_known:
         view = board_view(history, analysis=analysis)
         files["board.png"] = charts.render(board_figure(view.board, view.last, title=f"{name}: the final board"), "png")
+    files["game.html"] = page(history, analysis, name, rescoring).encode("utf-8")
     valid = not any(f.severity == "error" for f in history.findings)
     return Report(text, files, valid)
 

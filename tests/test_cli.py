@@ -267,13 +267,29 @@ def test_report_writes_every_part_and_prints_the_summary(tmp_path: Path) -> None
     code, out, _ = run("report", str(SAMPLES / "wrong-scores.json"), "-o", str(folder))
     assert code == 1  # the record has errors; the report is still written
     names = {p.name for p in folder.iterdir()}
-    assert names == {"annotated.json", "summary.txt", "turns.csv", "progression.png", "lead.png", "turns.png", "board.png"}
+    assert names == {"annotated.json", "summary.txt", "turns.csv", "progression.png", "lead.png", "turns.png", "board.png",
+                     "game.html"}
     assert (folder / "summary.txt").read_text() == out
     assert "invalid: 3 errors" in out and "2 claimed turn scores differ" in out
     rows = (folder / "turns.csv").read_text().splitlines()
     assert rows[0].startswith("turn,player,name,action,tiles,claimed,computed") and len(rows) == 51
     assert run("report", str(SAMPLES / "wrong-scores.json"), "-o", str(folder))[0] == 2  # exists
     assert run("report", str(SAMPLES / "complete-2p.json"), "-o", str(folder), "--force")[0] == 0
+
+
+def test_view_writes_one_page_safely(tmp_path: Path) -> None:
+    out = tmp_path / "game.html"
+    code, _, err = run("view", str(SAMPLES / "296-295.json"), "-o", str(out))
+    assert code == 0 and err.startswith("wrote ")
+    html = out.read_text()
+    assert html.startswith("<!DOCTYPE html>") and "296-295.json" in html and len(html.encode()) < 1_000_000
+    assert run("view", str(SAMPLES / "296-295.json"), "-o", str(out))[0] == 2  # exists: kept without --force
+    assert run("view", str(SAMPLES / "score-sheet.json"), "-o", str(out), "--force")[0] == 0
+    assert '"board":false' in out.read_text()
+    code, _, err = run("view", str(SAMPLES / "296-295.json"), "-o", str(tmp_path / "game.png"))
+    assert code == 2 and "give an .html file" in err and not (tmp_path / "game.png").exists()
+    code, _, err = run("view", str(tmp_path / "nope.json"), "-o", str(tmp_path / "x.html"))
+    assert code == 2 and "nope.json" in err and not (tmp_path / "x.html").exists()
 
 
 def test_report_on_a_bad_input_leaves_no_folder(tmp_path: Path) -> None:

@@ -42,11 +42,11 @@ def assert_clean(text: str) -> None:
 
 @pytest.mark.parametrize("command", [
     ["rescore", "{src}", "-o", "{dst}"], ["annotate", "{src}", "-o", "{dst}"], ["board", "{src}", "-o", "{dst}"],
-    ["chart", "{src}", "-o", "{dst}"], ["simulate", "--games", "1", "-o", "{dst}"],
+    ["chart", "{src}", "-o", "{dst}"], ["simulate", "--games", "1", "-o", "{dst}"], ["view", "{src}", "-o", "{dst}"],
 ])
 def test_a_path_through_a_missing_folder_never_overwrites(tmp_path: Path, command: list[str]) -> None:
     src = evil_game(tmp_path, "game.json")
-    victim = tmp_path / ("victim.png" if command[0] in ("board", "chart") else "victim.json")
+    victim = tmp_path / {"board": "victim.png", "chart": "victim.png", "view": "victim.html"}.get(command[0], "victim.json")
     victim.write_bytes(b"precious")
     before = src.read_bytes()
     args = [a.format(src=src, dst=tmp_path / "missing" / ".." / victim.name) for a in command]

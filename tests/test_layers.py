@@ -25,6 +25,7 @@ LAYERS: list[set[str]] = [
     {"engine", "notation", "sheets"},
     {"validate", "rescore", "analysis", "simulate"},
     {"charts", "pictures", "corpus"},
+    {"viewer"},
     {"reporting", "tables", "convert"},
     {"cli"},
     {"launch"},

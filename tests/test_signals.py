@@ -26,7 +26,8 @@ ROOT = Path(__file__).parent.parent
 ATTEMPTS = max(8, LONG_EXAMPLES // 20) if LONG else 8
 """Signals sent per test: a few in CI; ``QWIRKLE_FUZZ=long`` sends ``QWIRKLE_FUZZ_EXAMPLES / 20``."""
 QWIRKLE = [sys.executable, "-c", "from qwirkle_tools.launch import main; main()"]
-REPORT_FILES = {"annotated.json", "summary.txt", "turns.csv", "progression.png", "lead.png", "turns.png", "board.png"}
+REPORT_FILES = {"annotated.json", "summary.txt", "turns.csv", "progression.png", "lead.png", "turns.png", "board.png",
+                "game.html"}
 
 
 def start(args: list[str], cwd: Path) -> subprocess.Popen[str]:

@@ -1,0 +1,147 @@
+"""The viewer page as text: self-contained, escaped, small, and built from the engine.
+
+What the page does in a browser is tested in ``test_viewer_browser.py``.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import game, place
+
+from qwirkle_tools.analysis import analyse
+from qwirkle_tools.engine import replay
+from qwirkle_tools.record import from_data, loads
+from qwirkle_tools.reporting import build
+from qwirkle_tools.viewer import page, page_data, script_json
+
+SAMPLES = Path(__file__).parent.parent / "sample_games"
+HOSTILE = ["</script><script>window.__pwned = 1</script>", "<img src=x onerror=\"window.__pwned=2\">",
+           "<a href=\"javascript:window.__pwned=3\">click</a>", "<!--", "Ana\u2028Ben\u2029&amp;"]
+
+
+def sample(name: str) -> Any:
+    return replay(loads((SAMPLES / name).read_bytes()))
+
+
+def hostile_data() -> dict[str, Any]:
+    """A short legal game whose names, comment and meta try to inject markup and script."""
+    data = game(place(0, "rc@0,0 rx@1,0", 2, rack="rc rx bd yx gl pt"), place(1, "rd@2,0", 3))
+    data["players"] = [{"name": HOSTILE[0]}, {"name": HOSTILE[1]}]
+    data["turns"][0]["comment"] = HOSTILE[2]
+    data["meta"] = {"event": HOSTILE[3], HOSTILE[1]: HOSTILE[4]}
+    return data
+
+
+def parts(html: str) -> dict[str, Any]:
+    """The page's script elements and its Content-Security-Policy."""
+    scripts = re.findall(r"<script([^>]*)>(.*?)</script>", html, re.S)
+    csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', html)
+    style = re.search(r"<style>(.*?)</style>", html, re.S)
+    assert csp is not None and style is not None
+    return {"scripts": scripts, "csp": csp[1], "style": style[1]}
+
+
+def sha256(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+
+@pytest.mark.parametrize("text", HOSTILE + ["\u2028\u2029", "a\x00b\x1b[31m", "😀 Zoë"])
+def test_script_json_cannot_close_its_element_and_parses_back(text: str) -> None:
+    out = script_json({"name": text, "list": [text, 1, None]})
+    for bad in ("<", ">", "&", "\u2028", "\u2029"):
+        assert bad not in out
+    assert json.loads(out) == {"name": text, "list": [text, 1, None]}
+
+
+def test_a_hostile_record_is_data_in_one_script_element() -> None:
+    history = replay(from_data(hostile_data()))
+    html = page(history, title="<b>evil</b>.json")
+    found = parts(html)
+    # exactly the data block and the page's own script: nothing from the record became markup
+    assert [attrs for attrs, _ in found["scripts"]] == [' type="application/json" id="game-data"', ""]
+    assert html.count("<script") == 2 and html.count("</script") == 2
+    assert "<img" not in html and "javascript:" not in found["scripts"][1][1] and "<b>" not in html
+    assert "<title>&lt;b&gt;evil&lt;/b&gt;.json</title>" in html
+    data = json.loads(found["scripts"][0][1])
+    assert data["players"] == HOSTILE[:2]
+    assert data["turns"][0]["comment"] == HOSTILE[2]
+    assert data["meta"] == [["event", HOSTILE[3]], [HOSTILE[1], HOSTILE[4]]]
+    assert data["title"] == "<b>evil</b>.json"
+
+
+def test_the_page_loads_nothing_and_allows_only_its_own_script_and_style() -> None:
+    html = page(sample("complete-2p.json"), title="complete-2p.json")
+    found = parts(html)
+    csp = found["csp"]
+    assert csp.startswith("default-src 'none'; ")
+    assert f"script-src {sha256(found['scripts'][1][1])};" in csp
+    assert f"style-src {sha256(found['style'])};" in csp
+    # no external resource of any kind: the only URL is the SVG namespace the script names
+    assert re.findall(r"https?://[^\s\"')]+", html) == ["http://www.w3.org/2000/svg"]
+    for marker in ("<link", "@import", "url(", " src=", "fetch(", "XMLHttpRequest", "innerHTML", "insertAdjacentHTML",
+                   "document.write", "eval("):
+        assert marker not in html, marker
+
+
+def test_the_page_is_small() -> None:
+    weak = page(sample("weak-play.json"), title="weak-play.json")  # 71 turns
+    final = page(sample("296-295.json"), title="296-295.json")
+    assert len(sample("weak-play.json").record.turns) == 71
+    assert len(weak.encode()) < 150_000 and len(final.encode()) < 150_000  # "well under 1 MB"
+
+
+def test_the_data_follows_the_replay() -> None:
+    history = sample("296-295.json")
+    analysis = analyse(history)
+    data = page_data(history, analysis, "296-295.json")
+    assert data["players"] == ["Ana", "Ben"] and len(data["states"]) == 65 and len(data["turns"]) == 64
+    board: dict[tuple[int, int], int] = {}
+    for n, state in enumerate(data["states"]):
+        for x, y in state["del"]:
+            del board[(x, y)]
+        for t, x, y in state["add"]:
+            board[(x, y)] = t
+        engine_state = history.state(n)
+        assert board == {cell: int(t) for cell, t in engine_state.board.items()}
+        pov = history.record.turns[n].player if n < 64 else -1
+        assert state["unseen"] == list(engine_state.unseen(pov)) and state["pov"] == pov
+        assert state["bag"] == engine_state.bag
+        if n:
+            assert data["turns"][n - 1]["tot"] == list(engine_state.scores)
+    gifts = [i + 1 for i, t in enumerate(data["turns"]) if "gift" in t]
+    assert gifts == [t.turn for t in analysis.turns if t.gift is not None] and len(gifts) == 6
+    assert data["lead"] == [[c.turn, c.leader] for c in history.lead_changes()]
+
+
+def test_missed_qwirkles_become_ghost_tiles() -> None:
+    history = sample("weak-play.json")
+    data = page_data(history, analyse(history))
+    turn = data["turns"][52]  # turn 53: rd@1,-4 bd@2,-4 would have made a Qwirkle
+    assert turn["ghost"] == [[2, 1, -4], [26, 2, -4]]  # red-diamond (2), blue-diamond (26)
+    assert [code for code, _ in turn["fl"]] == ["missed-qwirkle"]
+
+
+def test_a_score_sheet_has_no_board_and_unknown_racks() -> None:
+    history = sample("score-sheet.json")
+    data = page_data(history, analyse(history))
+    assert data["board"] is False
+    assert all(s["unseen"] is None for s in data["states"][1:])
+    assert all(t["calc"] is None and t["claim"] is not None for t in data["turns"] if t["a"] == "place")
+    assert data["states"][0]["racks"] == [[[], 6], [[], 6]]  # dealt: six tiles each, none known
+    assert data["states"][10]["racks"] == [[[], None], [[], None]] and data["states"][10]["bag"] is None
+
+
+def test_the_report_holds_the_page() -> None:
+    record = loads((SAMPLES / "296-295.json").read_bytes())
+    done = build(record, "296-295.json")
+    html = done.files["game.html"].decode()
+    assert html.startswith("<!DOCTYPE html>") and len(done.files["game.html"]) < 1_000_000
+    data = json.loads(parts(html)["scripts"][0][1])
+    assert data["title"] == "296-295.json" and data["turns"][-1]["tot"] == [295, 296]

@@ -31,8 +31,24 @@ REPORT_FILES = {"annotated.json", "summary.txt", "turns.csv", "progression.png",
 
 
 def start(args: list[str], cwd: Path) -> subprocess.Popen[str]:
-    return subprocess.Popen([*QWIRKLE, *args], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    """The command, started and past the interpreter's own start-up: once its
+    handlers are in place (the promise holds from the package's loading on;
+    a signal inside ``site`` is Python's, and a loaded machine can take
+    longer than the shortest delays below to get there)."""
+    proc = subprocess.Popen([*QWIRKLE, *args], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONPATH": str(ROOT)})
+    status = Path(f"/proc/{proc.pid}/status")
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            caught = next(int(line.split()[1], 16) for line in status.read_text().splitlines()
+                          if line.startswith("SigCgt:"))
+        except (OSError, StopIteration):
+            break  # no /proc here: start at once, as before
+        if caught & (1 << (signal.SIGTERM - 1)):
+            break
+        time.sleep(0.002)
+    return proc
 
 
 def leftovers(folder: Path) -> list[str]:

@@ -25,7 +25,7 @@ LAYERS: list[set[str]] = [
     {"engine"},
     {"validate", "rescore", "analysis", "simulate"},
     {"charts", "pictures", "corpus"},
-    {"reporting", "tables"},
+    {"reporting", "tables", "cluster"},
     {"cli"},
     {"launch"},
     {"__main__", "__init__"},

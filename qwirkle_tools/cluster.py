@@ -243,7 +243,8 @@ def connect(address: str, workers: int | None = None, timeout: float = 10) -> It
                 warnings.simplefilter("ignore", UserWarning)
                 cluster = distributed.LocalCluster(
                     n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                    host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR)
+                    host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR,
+                    preload=[__name__])  # runs dask_setup in each worker
             client = distributed.Client(cluster)
         else:
             client = distributed.Client(address, timeout=timeout)
@@ -257,6 +258,16 @@ def connect(address: str, workers: int | None = None, timeout: float = 10) -> It
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def dask_setup(worker: object) -> None:
+    """In each worker of a ``LocalCluster`` this module starts (Dask's preload
+    hook): Ctrl-C at the terminal is the client's to handle, which cancels
+    the work and closes the cluster; the workers would otherwise each stop
+    with a traceback."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def ordered(client: Client, fn: Callable[[T], R], items: Iterable[T], ahead: int | None = None) -> Iterator[R]:
@@ -299,7 +310,7 @@ def plan(client: Client, found: Sequence[Input], block_bytes: int | None = None)
     """
     threads = max(sum(client.nthreads().values()), 1)
     total = sum(f.size for f in found)
-    step = block_bytes or min(max(total // (16 * threads), MIN_BLOCK), MAX_BLOCK)
+    step = block_bytes or min(max(total // (32 * threads), MIN_BLOCK), MAX_BLOCK)
     ranges = [(f, start, min(start + step, f.size)) for f in found if f.corpus for start in range(0, f.size, step)]
     counts = dict(zip(ranges, ordered(client, _count, [(f.location, a, b) for f, a, b in ranges])))
     blocks: list[Block] = []

@@ -332,7 +332,7 @@ def stats(
 
             blocks = on_cluster(paths, dask, analyse, rows=csv is not None or parquet is not None,
                                 workers=_workers(dask, jobs))
-            files = [Path(p) for p in paths if not is_url(p)]
+            files = input_files(p for p in paths if not is_url(p))  # for the tables' checks
             size = blocks.size
         else:
             files = input_files(paths)  # walked once: for the progress bar, the tables' checks and the run

@@ -256,7 +256,11 @@ def _lines(handle: BinaryIO) -> Iterator[tuple[bytes | None, int]]:
 
 
 def is_url(path: str | os.PathLike[str]) -> bool:
-    """Whether ``path`` is a URL with a scheme (``s3://...``), to be opened with fsspec."""
+    """Whether ``path`` is a URL with a scheme (``s3://...``), to be opened with fsspec.
+
+    >>> is_url("s3://bucket/corpus.jsonl"), is_url("corpus.jsonl"), is_url("C:/games"), is_url("a b://c")
+    (True, False, False, False)
+    """
     text = os.fspath(path)
     scheme, sep, _ = text.partition("://")
     return bool(sep) and scheme.replace("+", "").replace("-", "").isalnum() and len(scheme) > 1

@@ -206,6 +206,11 @@ def test_fsspec_urls_are_read_on_the_workers(address: str, games: Path) -> None:
     code, remote, _ = cli("stats", path.as_uri(), "--dask", address)
     assert code == 1
     assert remote.replace(path.as_uri(), str(path)) == local
+    _, local, _ = cli("validate", str(games))
+    code, remote, _ = cli("validate", games.as_uri(), "--dask", address)  # a folder
+    assert code == 1 and remote.replace(games.as_uri(), str(games)) == local
+    code, _, err = cli("validate", (games / "nope").as_uri(), "--dask", address)
+    assert code == 2 and err == f"qwirkle: {(games / 'nope').as_uri()}: no such file or folder\n"
 
 
 # -- faults -----------------------------------------------------------------------

@@ -26,9 +26,9 @@ from typer.testing import CliRunner
 
 from qwirkle_tools import cluster
 from qwirkle_tools.cli import app
-from qwirkle_tools.corpus import GameRows, Stats, game_rows, run
+from qwirkle_tools.corpus import GameRows, Stats, game_rows, report, run
 from qwirkle_tools.simulate import simulate_line
-from qwirkle_tools.validate import Source, Tally, sources
+from qwirkle_tools.validate import Report, Source, Tally, sources
 
 distributed = pytest.importorskip("distributed")
 
@@ -133,6 +133,15 @@ def test_a_record_that_fails_on_a_worker_is_a_finding(games: Path) -> None:
     result = cluster.stats_block(block, fn=fragile)
     assert result.records == 24 and result.stats.codes["internal"] == 1
     assert result.broken[0] == f"{games / 'a-sim.jsonl'}:2: internal: the check failed: MemoryError: out of memory"
+
+    def fragile_report(source: Source) -> Report:
+        if source.index == 2:
+            raise RecursionError("too deep")
+        return report(source)
+
+    checked = cluster.validate_block(block, fn=fragile_report)
+    assert checked.records == 24 and checked.tally.invalid == 5  # the 4 broken lines and line 2
+    assert [f.code for f in checked.reports[0].findings] == ["internal"] and checked.reports[0].index == 2
 
 
 # -- blocks of lines --------------------------------------------------------------

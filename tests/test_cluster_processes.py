@@ -48,11 +48,13 @@ def address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                                   "--scheduler-file", str(file)], **quiet)  # type: ignore[call-overload]
     workers = None
     try:
-        deadline = time.monotonic() + 60
-        while not file.exists() and time.monotonic() < deadline:
-            time.sleep(0.1)
-        time.sleep(0.2)  # the file is written whole just after it appears
-        address = json.loads(file.read_text())["address"]
+        deadline, address = time.monotonic() + 60, None
+        while address is None and time.monotonic() < deadline:
+            try:
+                address = json.loads(file.read_text())["address"]
+            except (OSError, ValueError, KeyError):  # not there yet, or half written
+                time.sleep(0.1)
+        assert address is not None, "the scheduler did not start"
         workers = subprocess.Popen([str(DASK), "worker", address, "--nworkers", "2", "--nthreads", "1",
                                     "--host", "127.0.0.1", "--no-dashboard"], **quiet)  # type: ignore[call-overload]
         with distributed.Client(address) as client:

@@ -95,7 +95,7 @@ class Input:
 
     @property
     def corpus(self) -> bool:
-        return self.location.lower().endswith(".jsonl")
+        return self.name.lower().endswith(".jsonl")  # the name as given, as validate.sources reads it
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +189,7 @@ def inputs(paths: Iterable[str | os.PathLike[str]]) -> list[Input]:
             found.extend(_url_inputs(os.fspath(p)))
             continue
         for f in record_files(Path(p)):
-            found.append(Input(str(f), str(f.resolve()), f.stat().st_size))
+            found.append(Input(str(f), str(f.absolute()), f.stat().st_size))
     return found
 
 

@@ -16,9 +16,9 @@ import enum
 import functools
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn, TypeVar
 
 import typer
 
@@ -88,44 +88,95 @@ def command(fn: F) -> F:
     return fn
 
 
+DASK_HELP = ("Run on a Dask cluster: 'local' starts one on this machine (--jobs workers, default one per core), "
+             "tcp://HOST:PORT uses a running scheduler. Every worker must see the input paths (a shared file "
+             "system) or get URLs (s3://, gs://: needs fsspec and its package for the scheme). "
+             "Needs pip install 'qwirkle-tools[dask]'.")
+PATHS_HELP = "Record files, folders, or .jsonl corpora (with --dask also fsspec URLs)."
+
+
+def _workers(dask: str | None, jobs: int) -> int | None:
+    """The worker processes of ``--dask local``: ``--jobs`` when given, else one per core."""
+    return jobs if dask is not None and jobs > 1 else None
+
+
 @command
 def validate(
-    paths: Annotated[list[Path], typer.Argument(help="Record files, folders, or .jsonl corpora.", show_default=False)],
+    paths: Annotated[list[str], typer.Argument(help=PATHS_HELP, show_default=False)],
     format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.text,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the summary line.")] = False,
+    jobs: Annotated[int, typer.Option(
+        "--jobs", "-j", min=1, max=256, help="Processes to use; the output is the same for any number.")] = 1,
+    dask: Annotated[str | None, typer.Option("--dask", metavar="ADDRESS", help=DASK_HELP)] = None,
+    progress: Annotated[bool | None, typer.Option(
+        "--progress/--no-progress", help="Show a progress bar (default: when stderr is a terminal).",
+        show_default=False)] = None,
 ) -> None:
     """Check records against the schema, replay them and report every problem.
 
     Each problem is printed as FILE[:LINE]:turn N: CODE: MESSAGE. Exit 0 when
     every record is valid, 1 when any has an error, 2 when the command could
-    not run. Warnings alone do not fail.
+    not run. Warnings alone do not fail. The output is the same with any
+    --jobs and with --dask.
 
     Example:
 
         qwirkle validate sample_games/ --format json
     """
-    from .validate import InputError, Tally
-    from .validate import validate as run
+    from .progress import Progress
+    from .validate import InputError, Report, Tally, input_files
 
     tally = Tally()
     first = True
+    reports: Iterable[tuple[Report, int]]
+    try:
+        if dask is not None:
+            from .cluster import validate as on_cluster
+
+            blocks = on_cluster(paths, dask, every=format is Format.json, workers=_workers(dask, jobs))
+            size, reports = blocks.size, ()
+        else:
+            from .corpus import reports as local
+
+            size = sum(f.stat().st_size for f in input_files(paths))
+            reports = local(paths, jobs)
+    except InputError as exc:
+        _fail(str(exc))
+    bar = Progress(size, sys.stderr, sys.stderr.isatty() if progress is None else progress, label="records")
+
+    def show(report: Report) -> None:
+        nonlocal first
+        if format is Format.json:
+            sys.stdout.write(("" if first else ",") + "\n  " + json_text(report.to_data()))
+            first = False
+        elif not quiet and report.findings:
+            bar.close()
+            for f in report.findings:
+                _out(f.line(report.where))
+                for line in f.excerpt.splitlines():  # a mistake in hand-written text: the line, a caret
+                    _out(f"    {line}")
+
     if format is Format.json:
         sys.stdout.write('{"records": [')
     try:
-        for report in run(paths):
-            tally.add(report)
-            if format is Format.json:
-                sys.stdout.write(("" if first else ",") + "\n  " + json_text(report.to_data()))
-                first = False
-            elif not quiet:
-                for f in report.findings:
-                    _out(f.line(report.where))
-                    for line in f.excerpt.splitlines():  # a mistake in hand-written text: the line, a caret
-                        _out(f"    {line}")
-    except InputError as exc:
+        if dask is not None:
+            for block in blocks:
+                tally = tally.merge(block.tally)
+                for report in block.reports:
+                    show(report)
+                bar.update(block.records, block.size)
+        else:
+            for report, done in reports:
+                tally.add(report)
+                show(report)
+                bar.update(1, done)
+    except QwirkleError as exc:  # an input (or the cluster) fails while running
+        bar.close()
         if format is Format.json:
             sys.stdout.write("\n]}\n")
         _fail(str(exc))
+    finally:
+        bar.close()
     if format is Format.json:
         sys.stdout.write("\n], \"summary\": " + json_text(tally.to_data()) + "}\n")
     else:
@@ -236,7 +287,7 @@ class TableFormat(str, enum.Enum):
 
 @command
 def stats(
-    paths: Annotated[list[Path], typer.Argument(help="Record files, folders, or .jsonl corpora.", show_default=False)],
+    paths: Annotated[list[str], typer.Argument(help=PATHS_HELP, show_default=False)],
     analyse: Annotated[bool, typer.Option(
         "--analyse", "-a", help="Analyse every valid game (best moves, missed Qwirkles, points lost).")] = False,
     jobs: Annotated[int, typer.Option(
@@ -247,6 +298,7 @@ def stats(
         "--parquet", help="Write the three tables as .parquet into this folder (needs pyarrow).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite table files that exist.")] = False,
     format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.text,
+    dask: Annotated[str | None, typer.Option("--dask", metavar="ADDRESS", help=DASK_HELP)] = None,
     progress: Annotated[bool | None, typer.Option(
         "--progress/--no-progress", help="Show a progress bar (default: when stderr is a terminal).",
         show_default=False)] = None,
@@ -256,9 +308,11 @@ def stats(
 
     Unreadable and invalid records are listed (FILE[:LINE]:turn N: CODE: MESSAGE,
     the first error of each) and counted; the rest are still summarised.
-    Records are streamed, so memory stays flat on any corpus. Exit 0 when
-    every record is valid, 1 when any is invalid or unreadable, 2 when the
-    command could not run.
+    Records are streamed, so memory stays flat on any corpus. The output and
+    the tables are the same with any --jobs and with --dask (the tables are
+    written here, from the rows the workers send back). Exit 0 when every
+    record is valid, 1 when any is invalid or unreadable, 2 when the command
+    could not run.
 
     Example:
 
@@ -272,9 +326,19 @@ def stats(
 
     if csv is not None and parquet is not None:
         _fail("give either --csv or --parquet, not both")
+    blocks = None
     try:
-        files = input_files(paths)  # walked once: for the progress bar, the tables' checks and the run
-        size = sum(f.stat().st_size for f in files)
+        if dask is not None:  # the inputs are checked now, before the cluster is reached
+            from .cluster import stats as on_cluster
+            from .validate import is_url
+
+            blocks = on_cluster(paths, dask, analyse, rows=csv is not None or parquet is not None,
+                                workers=_workers(dask, jobs))
+            files = input_files(p for p in paths if not is_url(p))  # for the tables' checks
+            size = blocks.size
+        else:
+            files = input_files(paths)  # walked once: for the progress bar, the tables' checks and the run
+            size = sum(f.stat().st_size for f in files)
         writer = None
         if csv is not None or parquet is not None:
             folder = csv if csv is not None else parquet
@@ -289,16 +353,27 @@ def stats(
     summary = Stats()
     bar = Progress(size, sys.stderr, sys.stderr.isatty() if progress is None else progress)
     try:
-        for result in run(files, analyse, jobs):
-            summary.add(result)
-            if writer is not None:
-                writer.add(result)
-            bar.update(1, result.size)
-            if result.game is None or not result.game["valid"]:
-                if format is Format.text:
+        if blocks is not None:
+            for block in blocks:
+                summary = summary.merge(block.stats)
+                for result in block.rows or ():
+                    assert writer is not None
+                    writer.add(result)
+                bar.update(block.records, block.size)
+                if format is Format.text and block.broken:
                     bar.close()
-                    first = result.first_error
-                    _out(first.line(result.where) if first is not None else f"{one_line(result.where)}: invalid")
+                    for line in block.broken:
+                        _out(line)
+        else:
+            for result in run(files, analyse, jobs):
+                summary.add(result)
+                if writer is not None:
+                    writer.add(result)
+                bar.update(1, result.size)
+                broken = result.broken_line()
+                if broken is not None and format is Format.text:
+                    bar.close()
+                    _out(broken)
         bar.close()
         if writer is not None:
             writer.close()
@@ -306,9 +381,11 @@ def stats(
                 _wrote(path)
     except BaseException as exc:
         bar.close()
+        if blocks is not None:
+            blocks.close()  # the blocks under way are cancelled, the cluster closed
         if writer is not None:
             writer.discard()
-        if isinstance(exc, InputError):
+        if isinstance(exc, QwirkleError) and exc.exit_code == EXIT_USAGE:  # an input, the cluster
             _fail(str(exc))
         if isinstance(exc, OSError):
             _fail(f"cannot write the tables: {exc.strerror or exc}")
@@ -332,6 +409,7 @@ def simulate(
     jobs: Annotated[int, typer.Option(
         "--jobs", "-j", min=1, max=256, help="Processes to use; the games are the same for any number.")] = 1,
     force: Annotated[bool, typer.Option("--force", help="Overwrite OUTPUT if it exists.")] = False,
+    dask: Annotated[str | None, typer.Option("--dask", metavar="ADDRESS", help=DASK_HELP)] = None,
     progress: Annotated[bool | None, typer.Option(
         "--progress/--no-progress", help="Show a progress bar (default: when stderr is a terminal).",
         show_default=False)] = None,
@@ -339,7 +417,8 @@ def simulate(
     """Play complete legal games by self-play and write them as a .jsonl corpus.
 
     Every rack, draw and exchange is recorded; every game validates with no
-    findings. Game i of seed S is the same whatever --games and --jobs say.
+    findings. Game i of seed S is the same whatever --games, --jobs and
+    --dask say (with --dask the games are played on the workers and written here).
     The corpus is written as it is played (under a temporary name, renamed
     at the end), so memory stays flat for any number of games.
 
@@ -357,14 +436,30 @@ def simulate(
     target = _target(output, None, False, force)
     assert target is not None
     bar = Progress(games, sys.stderr, sys.stderr.isatty() if progress is None else progress)
-    play = partial(simulate_line, players=players, seed=seed, policy="greedy" if policy is Policy.greedy else "random")
+    kind: Literal["greedy", "random"] = "greedy" if policy is Policy.greedy else "random"
+    play = partial(simulate_line, players=players, seed=seed, policy=kind)
+    blocks = None
+    if dask is not None:
+        from .cluster import simulate as on_cluster
+
+        blocks = on_cluster(games, dask, players, seed, kind, workers=_workers(dask, jobs))
     try:
         with AtomicFile(target, replace=force) as out, out.open() as handle:
-            for line in ordered_map(play, range(games), jobs):
-                handle.write(line)
-                bar.update(1, 1)
-    except OSError as exc:
+            if blocks is not None:
+                for lines in blocks:
+                    handle.write(lines)
+                    count = lines.count(b"\n")
+                    bar.update(count, count)
+            else:
+                for line in ordered_map(play, range(games), jobs):
+                    handle.write(line)
+                    bar.update(1, 1)
+    except BaseException as exc:
         bar.close()
+        if blocks is not None:
+            blocks.close()
+        if not isinstance(exc, OSError):
+            raise
         _fail(f"{target}: cannot write: {exc.strerror or exc}")
     bar.close()
     _wrote(target)

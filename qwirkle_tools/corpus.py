@@ -118,6 +118,14 @@ class GameRows:
         first = self.first_error
         return "" if first is None else str(first)
 
+    def broken_line(self) -> str | None:
+        """The line that lists this record as broken (its first error), or
+        ``None`` for a valid record."""
+        if self.game is not None and self.game["valid"]:
+            return None
+        first = self.first_error
+        return first.line(self.where) if first is not None else f"{one_line(self.where)}: invalid"
+
     def finding_rows(self) -> list[Row]:
         return [{"game": self.where, "turn": f.turn, "severity": f.severity, "code": f.code,
                  "pointer": f.pointer, "message": f.message} for f in self.findings]
@@ -264,6 +272,27 @@ def run(paths: Iterable[str | os.PathLike[str]], analyse: bool = False, jobs: in
     return ordered_map(partial(game_rows, analyse=analyse), sources(paths), jobs)
 
 
+def report(source: Source) -> Report:
+    """The findings of one record, without the record (cheap to send between processes)."""
+    found = check_source(source, keep_record=False)
+    return Report(found.path, found.index, found.findings)
+
+
+def _sized_report(source: Source) -> tuple[Report, int]:
+    return report(source), len(source.text) if source.text is not None else source.size
+
+
+def reports(paths: Iterable[str | os.PathLike[str]], jobs: int = 1) -> Iterator[tuple[Report, int]]:
+    """A report for every record under ``paths`` and the record's size in
+    bytes, in order, over ``jobs`` processes (see :func:`ordered_map`);
+    the reports hold no record.
+
+    Raises:
+        qwirkle_tools.validate.InputError: a path cannot be read.
+    """
+    return ordered_map(_sized_report, sources(paths), jobs)
+
+
 def total_bytes(paths: Iterable[str | os.PathLike[str]]) -> int:
     """The size of every record file under ``paths`` (for a progress bar)."""
     return sum(f.stat().st_size for f in input_files(paths))
@@ -281,6 +310,9 @@ class _Spread:
     def add(self, value: int) -> None:
         self.counts[value] += 1
 
+    def merge(self, other: _Spread) -> _Spread:
+        return _Spread(self.counts + other.counts)
+
     @property
     def n(self) -> int:
         return sum(self.counts.values())
@@ -289,8 +321,11 @@ class _Spread:
         n = self.n
         if not n:
             return None
-        mean = sum(v * c for v, c in self.counts.items()) / n
-        var = sum(c * (v - mean) ** 2 for v, c in self.counts.items()) / (n - 1) if n > 1 else 0.0
+        # exact integer sums, so the result does not depend on the order the values came in
+        s1 = sum(v * c for v, c in self.counts.items())
+        s2 = sum(v * v * c for v, c in self.counts.items())
+        mean = s1 / n
+        var = (n * s2 - s1 * s1) / (n * (n - 1)) if n > 1 else 0.0
         ordered = sorted(self.counts.items())
 
         def quantile(q: float) -> int:
@@ -375,6 +410,30 @@ class Stats:
                 if t["best_score"] is not None:
                     self.missed_cost.add(_int(t["points_lost"]))
         self.analysed = self.analysed or any("best_score" in t for t in rows.turns)
+
+    def merge(self, other: Stats) -> Stats:
+        """The summary of both parts of a corpus, as if :meth:`add` had seen
+        every game of both (a new value; neither part is changed).
+
+        Merging is associative and commutative, so the parts of a corpus run
+        anywhere may be merged in any grouping: the text and data are the same.
+        """
+        wins = {n: self.wins.get(n, Counter()) + other.wins.get(n, Counter())
+                for n in sorted(self.wins.keys() | other.wins.keys())}
+        players = {}
+        for name in sorted(self.players.keys() | other.players.keys()):
+            a, b = self.players.get(name, _PlayerTotals()), other.players.get(name, _PlayerTotals())
+            players[name] = _PlayerTotals(a.games + b.games, a.turns + b.turns, a.analysed + b.analysed,
+                                          a.missed + b.missed, a.lost + b.lost)
+        return Stats(
+            records=self.records + other.records, unreadable=self.unreadable + other.unreadable,
+            invalid=self.invalid + other.invalid, analysed=self.analysed or other.analysed, wins=wins,
+            ties=self.ties + other.ties, games_by_size=self.games_by_size + other.games_by_size,
+            scores=self.scores.merge(other.scores), margins=self.margins.merge(other.margins),
+            qwirkles=self.qwirkles.merge(other.qwirkles), turns=self.turns.merge(other.turns),
+            codes=self.codes + other.codes, code_games=self.code_games + other.code_games, players=players,
+            missed_cost=self.missed_cost.merge(other.missed_cost),
+        )
 
     def to_data(self) -> dict[str, object]:
         """The summary as JSON data."""
@@ -472,4 +531,4 @@ def _int(value: object) -> int:
 
 
 __all__ = ["FINDING_COLUMNS", "GAME_COLUMNS", "TURN_COLUMNS", "GameRows", "Stats", "game_rows",
-           "ordered_map", "run", "total_bytes"]
+           "ordered_map", "report", "reports", "run", "total_bytes"]

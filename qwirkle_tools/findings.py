@@ -95,6 +95,9 @@ CODES: dict[str, tuple[Severity, str]] = {
     "result-mismatch": ("error", "The result's scores differ from the totals of the turns, or name the wrong number of players."),
     "bad-end": ("error", "The result's end (out, blocked, unfinished) contradicts the replay."),
     "after-end": ("error", "A turn recorded after the game ended: a player went out, or no tile left fits anywhere."),
+    # the checker
+    "internal": ("error", "The check itself failed on this record on a Dask worker (a bug: please report it); "
+                          "the message names the exception."),
 }
 
 

@@ -111,6 +111,11 @@ class Tally:
             else:
                 self.warnings += 1
 
+    def merge(self, other: Tally) -> Tally:
+        """The tally of both runs (associative and commutative: the counts add up)."""
+        return Tally(self.records + other.records, self.invalid + other.invalid, self.errors + other.errors,
+                     self.warnings + other.warnings)
+
     def to_data(self) -> dict[str, int]:
         return {"records": self.records, "valid": self.records - self.invalid, "invalid": self.invalid,
                 "errors": self.errors, "warnings": self.warnings}
@@ -302,6 +307,85 @@ def _lines(handle: BinaryIO) -> Iterator[tuple[bytes | None, int]]:
         while not line.endswith(b"\n") and (line := handle.readline(1 << 20)):
             size += len(line)
         yield None, size - line.endswith(b"\n")
+
+
+def is_url(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a URL with a scheme (``s3://...``), to be opened with fsspec.
+
+    >>> is_url("s3://bucket/corpus.jsonl"), is_url("corpus.jsonl"), is_url("C:/games"), is_url("a b://c")
+    (True, False, False, False)
+    """
+    text = os.fspath(path)
+    scheme, sep, _ = text.partition("://")
+    return bool(sep) and scheme.replace("+", "").replace("-", "").isalnum() and len(scheme) > 1
+
+
+def open_input(location: str) -> BinaryIO:
+    """A local file or an fsspec URL, opened for binary reading.
+
+    A URL needs fsspec and the package for its scheme (s3fs, gcsfs...);
+    none of them is a dependency of this package.
+
+    Raises:
+        OSError: the file cannot be opened.
+        ImportError: a URL without fsspec.
+    """
+    if is_url(location):
+        import fsspec
+
+        handle: BinaryIO = fsspec.open(location, "rb").open()
+        return handle
+    return open(location, "rb")  # the caller closes it
+
+
+def count_lines(location: str, start: int, end: int) -> tuple[int, bool, bool]:
+    """The newlines in bytes ``[start, end)`` of a file, whether any of those
+    bytes is not blank (a corpus of blank lines holds no record), and
+    whether the last of them is a newline (so the next range starts a line)."""
+    newlines, content, last = 0, False, False
+    with open_input(location) as handle:
+        handle.seek(start)
+        left = end - start
+        while left > 0 and (chunk := handle.read(min(left, 1 << 20))):
+            left -= len(chunk)
+            newlines += chunk.count(b"\n")
+            content = content or bool(chunk.strip())
+            last = chunk.endswith(b"\n")
+    return newlines, content, last
+
+
+def block_sources(name: str, location: str, start: int, end: int, first_line: int) -> Iterator[Source]:
+    """The records of a ``.jsonl`` corpus whose lines start in bytes ``[start, end)``.
+
+    ``start`` must be a line start or a byte inside the line before it: a
+    line that begins before ``start`` belongs to the block before, so blocks
+    cut at any byte cover every line once. ``first_line`` is the 1-based
+    number of the first line starting at or after ``start``, so the records'
+    places are those :func:`sources` gives. ``location`` is where to open
+    the file (an absolute path or a URL), ``name`` how to show it.
+
+    Raises:
+        InputError: the file cannot be read.
+    """
+    try:
+        with open_input(location) as handle:
+            if start > 0:
+                handle.seek(start - 1)
+                if handle.read(1) != b"\n":  # inside a line: it belongs to the block before
+                    while (part := handle.readline(1 << 20)) and not part.endswith(b"\n"):
+                        pass
+            number = first_line
+            lines = _lines(handle)
+            while handle.tell() < end:
+                item = next(lines, None)
+                if item is None:
+                    break
+                line, size = item
+                if line is None or line.strip():
+                    yield Source(name, number, line, size)
+                number += 1
+    except OSError as exc:
+        raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
 
 
 def validate(paths: Iterable[str | os.PathLike[str]], keep_records: bool = False) -> Iterator[Report]:

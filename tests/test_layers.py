@@ -26,7 +26,7 @@ LAYERS: list[set[str]] = [
     {"validate", "rescore", "analysis", "simulate"},
     {"charts", "pictures", "corpus"},
     {"viewer"},
-    {"reporting", "tables", "convert"},
+    {"reporting", "tables", "convert", "cluster"},
     {"cli"},
     {"launch"},
     {"__main__", "__init__"},

@@ -1,0 +1,460 @@
+"""Corpus work on a Dask cluster: validation, statistics, tables and self-play
+spread over the processes of one machine or of many.
+
+Needs the ``dask`` extra (``pip install 'qwirkle-tools[dask]'``: dask and
+distributed); nothing here imports them until a run starts. A run:
+
+1. checks every input before any work (a missing file is an
+   :class:`~qwirkle_tools.validate.InputError`, the CLI's exit 2);
+2. connects to a scheduler (``tcp://HOST:PORT``), or with :data:`LOCAL`
+   starts a ``LocalCluster`` of worker processes on this machine;
+3. cuts each ``.jsonl`` corpus into blocks of lines (byte ranges; the
+   workers count the newlines of each range first, so every block knows
+   the number of its first line) and groups the files of folders into
+   blocks of files;
+4. runs each block on a worker with the same per-record code as
+   ``--jobs`` (:func:`qwirkle_tools.corpus.game_rows`,
+   :func:`qwirkle_tools.corpus.report`, :func:`qwirkle_tools.simulate.simulate_line`)
+   and yields the blocks' results in corpus order, a few blocks ahead per
+   worker, so the summaries merged from them, the listings and the tables
+   are the same as with ``--jobs``.
+
+Faults: a block is retried on another worker when its worker dies (Dask
+reschedules it) or when it raises; a record whose check raises on a worker
+becomes an ``internal`` finding instead of failing its block. Closing a
+run's iterator (an interrupt, an error) cancels the blocks under way and
+closes the cluster it started.
+
+Paths: every worker opens the inputs itself, so a local path must name the
+same file on every worker's machine (a shared file system); a URL with a
+scheme (``s3://``, ``gs://``, ``file://``) is opened with fsspec, which needs
+the package for that scheme on every worker (s3fs, gcsfs: not dependencies
+of this package). The tables are written by the client, from the rows the
+blocks send back; they are not written by the workers.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from .corpus import GameRows, Stats, game_rows
+from .corpus import report as check_report
+from .errors import QwirkleError
+from .findings import Finding
+from .safetext import one_line
+from .simulate import Policy, simulate_line
+from .validate import (
+    RECORD_SUFFIXES,
+    InputError,
+    Report,
+    Source,
+    Tally,
+    block_sources,
+    count_lines,
+    is_url,
+    open_input,
+    record_files,
+)
+
+Client = Any
+"""A ``distributed.Client`` (typed loosely: distributed's API is not fully typed)."""
+
+LOCAL = "local"
+"""The address that starts a ``LocalCluster`` on this machine."""
+RETRIES = 3
+"""Times a block that raised is tried again (a dead worker's blocks are rescheduled by Dask anyway)."""
+MIN_BLOCK = 64 * 1024
+MAX_BLOCK = 32 * 1024 * 1024
+FILES_PER_BLOCK = 32
+GAMES_PER_BLOCK = 64
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class ClusterError(QwirkleError):
+    """The cluster cannot be used: dask missing, no scheduler at the address,
+    or a block that kept killing its workers."""
+
+
+@dataclass(frozen=True, slots=True)
+class Input:
+    """A record file: ``name`` as shown in messages, ``location`` where the
+    workers open it (an absolute path or a URL), its size in bytes."""
+
+    name: str
+    location: str
+    size: int
+
+    @property
+    def corpus(self) -> bool:
+        return self.name.lower().endswith(".jsonl")  # the name as given, as validate.sources reads it
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """Lines ``[start, end)`` (in bytes) of a ``.jsonl`` corpus whose first
+    line is ``first_line``, or some whole ``.json`` ``files``."""
+
+    name: str = ""
+    location: str = ""
+    start: int = 0
+    end: int = 0
+    first_line: int = 1
+    files: tuple[Input, ...] = ()
+
+    @property
+    def size(self) -> int:
+        return sum(f.size for f in self.files) if self.files else self.end - self.start
+
+    def sources(self) -> Iterator[Source]:
+        """The block's records, as :func:`qwirkle_tools.validate.sources` gives them."""
+        if not self.files:
+            yield from block_sources(self.name, self.location, self.start, self.end, self.first_line)
+            return
+        from .validate import MAX_FILE_BYTES
+
+        for f in self.files:
+            try:
+                if f.size > MAX_FILE_BYTES:
+                    yield Source(f.name, 0, None, f.size)
+                    continue
+                with open_input(f.location) as handle:
+                    yield Source(f.name, 0, handle.read(), f.size)
+            except OSError as exc:
+                raise InputError(f"{f.name}: cannot read: {exc.strerror or exc}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class StatsBlock:
+    """What a block gives ``stats``: its summary, the lines listing its
+    broken records, its rows (when tables are written), its records and bytes."""
+
+    stats: Stats
+    broken: tuple[str, ...]
+    rows: tuple[GameRows, ...] | None
+    records: int
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class ValidateBlock:
+    """What a block gives ``validate``: its tally and reports (every one, or
+    those with findings only), its records and bytes."""
+
+    tally: Tally
+    reports: tuple[Report, ...]
+    records: int
+    size: int
+
+
+@dataclass
+class Run(Generic[R]):
+    """A run's results, block by block in corpus order; ``size`` is the total
+    of what the blocks count in ``size`` (bytes of input, or games), for a
+    progress bar. Closing it cancels the blocks under way."""
+
+    size: int
+    blocks: Iterator[R]
+
+    def __iter__(self) -> Iterator[R]:
+        return self.blocks
+
+    def close(self) -> None:
+        close = getattr(self.blocks, "close", None)
+        if close is not None:
+            close()
+
+
+# -- inputs ---------------------------------------------------------------------
+
+def inputs(paths: Iterable[str | os.PathLike[str]]) -> list[Input]:
+    """Every record file under ``paths``, folders walked, in the order of
+    :func:`qwirkle_tools.validate.input_files`; local paths made absolute
+    for the workers, URLs listed with fsspec.
+
+    Raises:
+        InputError: a path is missing, unreadable, or a folder with no records.
+    """
+    found: list[Input] = []
+    for p in paths:
+        if is_url(p):
+            found.extend(_url_inputs(os.fspath(p)))
+            continue
+        for f in record_files(Path(p)):
+            found.append(Input(str(f), str(f.absolute()), f.stat().st_size))
+    return found
+
+
+def _url_inputs(url: str) -> list[Input]:
+    try:
+        import fsspec
+    except ImportError:
+        raise InputError(f"{one_line(url)}: a URL needs fsspec (it comes with dask)") from None
+    try:
+        fs, path = fsspec.core.url_to_fs(url)
+        if fs.isdir(path):
+            names = sorted(p for p in fs.find(path) if p.lower().endswith(RECORD_SUFFIXES)
+                           and not p.rsplit("/", 1)[-1].startswith("."))
+            if not names:
+                raise InputError(f"{one_line(url)}: no .json, .jsonl or .qgn records in this folder")
+            return [Input(fs.unstrip_protocol(n), fs.unstrip_protocol(n), int(fs.size(n))) for n in names]
+        if not fs.isfile(path):
+            raise InputError(f"{one_line(url)}: no such file or folder")
+        return [Input(url, url, int(fs.size(path)))]
+    except (ImportError, ValueError) as exc:  # no package for the scheme, a bad URL
+        raise InputError(f"{one_line(url)}: cannot open: {exc}") from None
+    except OSError as exc:
+        raise InputError(f"{one_line(url)}: cannot read: {exc.strerror or exc}") from None
+
+
+# -- the cluster ---------------------------------------------------------------
+
+@contextmanager
+def connect(address: str, workers: int | None = None, timeout: float = 10) -> Iterator[Client]:
+    """A client of the scheduler at ``address``, or with :data:`LOCAL` of a
+    new ``LocalCluster`` of ``workers`` processes (default: one per core),
+    one thread each, bound to 127.0.0.1 with no dashboard. ``timeout``:
+    seconds to wait for the scheduler. The cluster it started is closed on
+    the way out.
+
+    Raises:
+        ClusterError: dask is not installed, or no scheduler answers.
+    """
+    try:
+        import importlib
+        import logging
+        import warnings
+
+        distributed: Any = importlib.import_module("distributed")
+    except ImportError:
+        raise ClusterError("--dask needs dask and distributed: pip install 'qwirkle-tools[dask]'") from None
+    cluster = None
+    try:
+        if address == LOCAL:
+            with warnings.catch_warnings():  # "port 8787 is in use" (of the health checks): a free one is taken
+                warnings.simplefilter("ignore", UserWarning)
+                cluster = distributed.LocalCluster(
+                    n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                    host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR,
+                    preload=[__name__])  # runs dask_setup in each worker
+            client = distributed.Client(cluster)
+        else:
+            client = distributed.Client(address, timeout=timeout)
+    except (OSError, TimeoutError, ValueError) as exc:
+        if cluster is not None:
+            cluster.close()
+        raise ClusterError(f"cannot reach the Dask scheduler at {one_line(address)}: {exc}") from None
+    try:
+        yield client
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def dask_setup(worker: object) -> None:
+    """In each worker of a ``LocalCluster`` this module starts (Dask's preload
+    hook): Ctrl-C at the terminal is the client's to handle, which cancels
+    the work and closes the cluster; the workers would otherwise each stop
+    with a traceback."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def ordered(client: Client, fn: Callable[[T], R], items: Iterable[T], ahead: int | None = None) -> Iterator[R]:
+    """``map(fn, items)`` on the cluster, in order, with at most ``ahead``
+    blocks under way (default: four per worker thread).
+
+    A block that raises is tried :data:`RETRIES` more times; closing the
+    iterator cancels the blocks under way.
+
+    Raises:
+        ClusterError: a block killed its workers too often.
+    """
+    import importlib
+
+    killed: type[Exception] = importlib.import_module("distributed").KilledWorker
+    ahead = ahead or 4 * max(sum(client.nthreads().values()), 1)
+    pending: deque[Any] = deque()
+    try:
+        for item in items:
+            pending.append(client.submit(fn, item, retries=RETRIES, pure=False))
+            if len(pending) >= ahead:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    except killed as exc:
+        raise ClusterError(f"a block killed its workers too often: {exc}") from None
+    finally:
+        if pending:
+            client.cancel(list(pending))
+
+
+def plan(client: Client, found: Sequence[Input], block_bytes: int | None = None) -> list[Block]:
+    """The blocks of the inputs: byte ranges of corpora, groups of files.
+
+    The workers count each range's newlines (one pass over the corpus), so
+    each block knows its first line's number.
+
+    Raises:
+        InputError: a corpus holds only blank lines, or cannot be read.
+    """
+    threads = max(sum(client.nthreads().values()), 1)
+    total = sum(f.size for f in found)
+    step = block_bytes or min(max(total // (32 * threads), MIN_BLOCK), MAX_BLOCK)
+    ranges = [(f, start, min(start + step, f.size)) for f in found if f.corpus for start in range(0, f.size, step)]
+    counts = dict(zip(ranges, ordered(client, _count, [(f.location, a, b) for f, a, b in ranges])))
+    blocks: list[Block] = []
+    files: list[Input] = []
+    for f in found:
+        if not f.corpus:
+            files.append(f)
+            if len(files) == FILES_PER_BLOCK:
+                blocks.append(Block(files=tuple(files)))
+                files = []
+            continue
+        if files:
+            blocks.append(Block(files=tuple(files)))
+            files = []
+        line, content, cut = 1, False, False
+        for start in range(0, f.size, step):
+            end = min(start + step, f.size)
+            newlines, some, last = counts[(f, start, end)]
+            # ``line`` is the number of the line holding byte ``start``; when that
+            # byte is inside a line, the block before owns the line and this
+            # block's first record is the next one
+            blocks.append(Block(f.name, f.location, start, end, line + cut))
+            line += newlines
+            content = content or some
+            cut = not last
+        if not content:
+            raise InputError(f"{f.name}: no records in this corpus (every line is blank)")
+    if files:
+        blocks.append(Block(files=tuple(files)))
+    return blocks
+
+
+def _count(item: tuple[str, int, int]) -> tuple[int, bool, bool]:
+    location, start, end = item
+    try:
+        return count_lines(location, start, end)
+    except OSError as exc:
+        raise InputError(f"{location}: cannot read: {exc.strerror or exc}") from None
+
+
+# -- the work of a block ------------------------------------------------------
+
+def _guarded(fn: Callable[[Source], T], fail: Callable[[Source, Finding], T], source: Source) -> T:
+    """``fn(source)``; if it raises, ``fail`` with an ``internal`` finding
+    naming the exception, so one record never loses its block."""
+    try:
+        return fn(source)
+    except Exception as exc:  # a bug on one record: report it as the record's finding
+        from .findings import make
+
+        return fail(source, make("internal", None, "", f"the check failed: {type(exc).__name__}: {exc}"))
+
+
+def _failed_rows(source: Source, finding: Finding) -> GameRows:
+    size = len(source.text) if source.text is not None else source.size
+    return GameRows(f"{source.path}:{source.index}" if source.index else source.path, size, None, (), (finding,))
+
+
+def _failed_report(source: Source, finding: Finding) -> Report:
+    return Report(source.path, source.index, (finding,))
+
+
+def stats_block(block: Block, analyse: bool = False, rows: bool = False,
+                fn: Callable[[Source], GameRows] | None = None) -> StatsBlock:
+    """Run ``stats``' per-record code (:func:`~qwirkle_tools.corpus.game_rows`) over a block."""
+    one = fn or partial(game_rows, analyse=analyse)
+    summary, broken, kept, records = Stats(), [], [], 0
+    for source in block.sources():
+        result = _guarded(one, _failed_rows, source)
+        records += 1
+        summary.add(result)
+        line = result.broken_line()
+        if line is not None:
+            broken.append(line)
+        if rows:
+            kept.append(result)
+    return StatsBlock(summary, tuple(broken), tuple(kept) if rows else None, records, block.size)
+
+
+def validate_block(block: Block, every: bool = False, fn: Callable[[Source], Report] | None = None) -> ValidateBlock:
+    """Run ``validate``'s per-record code (:func:`~qwirkle_tools.corpus.report`) over a block;
+    the reports of clean records are kept only if ``every``."""
+    one = fn or check_report
+    tally, kept, records = Tally(), [], 0
+    for source in block.sources():
+        found = _guarded(one, _failed_report, source)
+        records += 1
+        tally.add(found)
+        if every or found.findings:
+            kept.append(found)
+    return ValidateBlock(tally, tuple(kept), records, block.size)
+
+
+def simulate_block(games: range, players: int = 2, seed: int = 0, policy: Policy = "greedy") -> bytes:
+    """Games ``games`` of a corpus made with ``seed``, as ``.jsonl`` lines
+    (see :func:`~qwirkle_tools.simulate.simulate_line`)."""
+    return b"".join(simulate_line(i, players, seed, policy) for i in games)
+
+
+# -- runs -----------------------------------------------------------------------
+
+def _run(address: str, workers: int | None, make: Callable[[Client], Iterator[R]]) -> Iterator[R]:
+    with connect(address, workers) as client:
+        yield from make(client)
+
+
+def stats(paths: Iterable[str | os.PathLike[str]], address: str, analyse: bool = False, rows: bool = False,
+          workers: int | None = None, block_bytes: int | None = None) -> Run[StatsBlock]:
+    """``stats`` on a cluster: a :class:`StatsBlock` per block, in corpus order.
+
+    Merge the blocks' ``stats`` with :meth:`~qwirkle_tools.corpus.Stats.merge`;
+    their ``broken`` lines and ``rows`` in order are those of
+    :func:`qwirkle_tools.corpus.run`. The inputs are checked now, before
+    any work; the cluster is reached when the first block is asked for.
+
+    Raises:
+        InputError: a path cannot be read (now, or while running).
+        ClusterError: see :func:`connect` and :func:`ordered`.
+    """
+    found = inputs(paths)
+    work = partial(stats_block, analyse=analyse, rows=rows)
+    return Run(sum(f.size for f in found),
+               _run(address, workers, lambda client: ordered(client, work, plan(client, found, block_bytes))))
+
+
+def validate(paths: Iterable[str | os.PathLike[str]], address: str, every: bool = False,
+             workers: int | None = None, block_bytes: int | None = None) -> Run[ValidateBlock]:
+    """``validate`` on a cluster: a :class:`ValidateBlock` per block, in
+    corpus order (see :func:`stats`); ``every`` keeps the reports of clean records too."""
+    found = inputs(paths)
+    work = partial(validate_block, every=every)
+    return Run(sum(f.size for f in found),
+               _run(address, workers, lambda client: ordered(client, work, plan(client, found, block_bytes))))
+
+
+def simulate(games: int, address: str, players: int = 2, seed: int = 0, policy: Policy = "greedy",
+             workers: int | None = None, block: int = GAMES_PER_BLOCK) -> Run[bytes]:
+    """Self-play on a cluster: the ``.jsonl`` lines of games ``0 .. games-1``
+    in order, ``block`` games per block; the same games as a local run with
+    the same seed (every game has its own seed, :func:`~qwirkle_tools.simulate.game_seed`)."""
+    work = partial(simulate_block, players=players, seed=seed, policy=policy)
+    chunks = [range(i, min(i + block, games)) for i in range(0, games, block)]
+    return Run(games, _run(address, workers, lambda client: ordered(client, work, chunks)))
+
+
+__all__ = ["LOCAL", "Block", "ClusterError", "Input", "Run", "StatsBlock", "ValidateBlock", "connect", "inputs",
+           "ordered", "plan", "simulate", "simulate_block", "stats", "stats_block", "validate", "validate_block"]

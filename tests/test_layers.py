@@ -23,6 +23,7 @@ LAYERS: list[set[str]] = [
     {"movegen", "schema"},
     {"record"},
     {"engine"},
+    {"lookahead"},
     {"validate", "rescore", "analysis", "simulate"},
     {"charts", "pictures", "corpus"},
     {"reporting", "tables"},

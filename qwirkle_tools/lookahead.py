@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from .movegen import RawMove, best_move, generate_raw
 from .rules import Rules
 
-CANDIDATES = 4
+CANDIDATES = 8
 """K: the highest-scoring moves the engine looks beyond (see the README's match table)."""
 SAMPLES = 6
 """S: the racks sampled for the next player per position."""

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import math
+from pathlib import Path
 
 import pytest
 from conftest import game, place, simulated
@@ -178,3 +179,41 @@ def test_seat_policies() -> None:
         seat_policies(["lookahead", "greedy"], 3)
     with pytest.raises(ValueError, match="unknown policy 'deep'"):
         seat_policies(["deep", "greedy"], 2)
+
+
+# -- the command line -------------------------------------------------------------------
+
+def test_cli_annotate_engine_and_simulate_policies(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from qwirkle_tools.cli import app
+
+    runner = CliRunner()
+    corpus = tmp_path / "match.jsonl"
+    result = runner.invoke(app, ["simulate", "-g", "2", "--seed", "3", "--policy", "lookahead,greedy", "-o", str(corpus)])
+    assert result.exit_code == 0
+    games = [json.loads(line) for line in corpus.read_text().splitlines()]
+    assert [g["meta"]["policy"] for g in games] == ["lookahead,greedy"] * 2
+    record = tmp_path / "game.json"
+    record.write_text(json.dumps(games[0]))
+    result = runner.invoke(app, ["annotate", str(record), "--engine", "lookahead", "--format", "json"])
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert all("lookahead" in t for t in data["turns"]) and all("value_lost" in p for p in data["players"])
+    text = runner.invoke(app, ["annotate", str(record), "--engine", "lookahead"]).stdout
+    assert text.count("value lost") == 2 and "open five" in text
+    assert "value lost" not in runner.invoke(app, ["annotate", str(record)]).stdout  # greedy stays the default
+    bad = runner.invoke(app, ["simulate", "--policy", "lookahead,deep", "-o", str(tmp_path / "x.jsonl")])
+    assert bad.exit_code == 2 and "unknown policy 'deep'" in bad.stderr and not (tmp_path / "x.jsonl").exists()
+    bad = runner.invoke(app, ["simulate", "--policy", "lookahead,greedy", "-p", "3", "-o", str(tmp_path / "x.jsonl")])
+    assert bad.exit_code == 2 and "one per seat" in bad.stderr
+    assert runner.invoke(app, ["annotate", str(record), "--engine", "deep"]).exit_code == 2
+
+
+def test_board_picture_marks_the_open_five(tmp_path: Path) -> None:
+    from qwirkle_tools.pictures import board_view
+
+    data = game(place(0, "rt@4,0", 5, rack="rt bc yd gs pt ox"), setup={"board": FOUR_REDS})
+    view = board_view(replay(from_data(data)), 1)
+    assert [(str(p.tile), p.x, p.y) for p in view.open_cells] == [("red-clover", -1, 0), ("red-clover", 5, 0)]
+    assert board_view(replay(from_data(data)), 0).open_cells == ()

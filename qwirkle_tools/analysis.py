@@ -58,7 +58,7 @@ from .board import Placement, format_move, key_cell
 from .engine import GameState, History, replay
 from .errors import QwirkleError
 from .lines import LINE_MAX, accepts, completing_tile, lines_through
-from .lookahead import DEFAULT, MARGIN, Settings, judge
+from .lookahead import DEFAULT, MARGIN, REPLY_LIMIT, Settings, judge
 from .movegen import Move, RawMove, TooManyMoves, generate, generate_raw
 from .record import Record, Turn, placements_data
 from .rules import Rules
@@ -338,9 +338,12 @@ def _analyse(history: History, settings: Settings | None = None
         note = ""
         if settings is not None and raw and not sheet:
             try:
+                if len(raw) > REPLY_LIMIT:
+                    raise TooManyMoves(len(raw), REPLY_LIMIT)
                 judged = _look_ahead(history, i, rack, raw, settings)
             except TooManyMoves:
-                note = "not judged by the look-ahead engine: a reply position has too many legal moves"
+                note = (f"not judged by the look-ahead engine: a position with more than {REPLY_LIMIT:,} legal moves "
+                        "(its bound)")
         turns.append(TurnAnalysis(
             i + 1, p, turn.action, source, played, qwirkles, best, best_score,
             max(0, best_score - value), rank, len(raw), _missed(raw, made), note=note, lookahead=judged,

@@ -40,7 +40,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .movegen import RawMove, best_move, generate_raw
+from .movegen import RawMove, TooManyMoves, best_move, generate_raw
 from .rules import Rules
 
 CANDIDATES = 8
@@ -51,8 +51,9 @@ MARGIN = 3.0
 """``better-move``: the engine's choice beats the move played by more than this many points of value."""
 KEEP = 0.0
 """The weight of the tiles kept: the best score the mover's remaining tiles make on the board the move leaves."""
-REPLY_LIMIT = 50_000
-"""A reply position with more legal moves than this (pathological boards only) is not looked at."""
+REPLY_LIMIT = 5_000
+"""A position (the mover's, or a reply's) with more legal moves than this is not judged: real games
+have at most a few hundred; only pathological boards have more, and would take minutes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,16 +207,21 @@ def choose(cells: dict[int, int], rack: Sequence[int], pool: Sequence[int], repl
     """The placement the engine plays (``None`` when no placement is legal).
 
     On an empty board the opening rule applies: every opening it allows places
-    a group of the same size for the same score, and the first is played."""
+    a group of the same size for the same score, and the first is played. In
+    a position with more than :data:`REPLY_LIMIT` moves (the mover's or a
+    reply's) the best-scoring move is played, as greedy play would."""
     if not cells:
         moves = generate_raw(cells, rack, rules, largest_first=True)
         return moves[0] if moves else None
     moves = generate_raw(cells, rack, rules)
     if not moves:
         return None
-    if len(moves) == 1:
+    if len(moves) == 1 or len(moves) > REPLY_LIMIT:
         return moves[0]
-    ranked, _ = judge(cells, moves, rack, pool, reply_rack, bag, rules, seed, settings)
+    try:
+        ranked, _ = judge(cells, moves, rack, pool, reply_rack, bag, rules, seed, settings)
+    except TooManyMoves:
+        return moves[0]
     return ranked[0].move
 
 

@@ -217,3 +217,27 @@ def test_board_picture_marks_the_open_five(tmp_path: Path) -> None:
     view = board_view(replay(from_data(data)), 1)
     assert [(str(p.tile), p.x, p.y) for p in view.open_cells] == [("red-clover", -1, 0), ("red-clover", 5, 0)]
     assert board_view(replay(from_data(data)), 0).open_cells == ()
+
+
+def test_a_position_with_thousands_of_moves_is_noted_not_judged() -> None:
+    from conftest import CIRCLES, crowded
+
+    from qwirkle_tools.lookahead import REPLY_LIMIT
+
+    circles = [str(t) for t in parse_tiles(CIRCLES.split())]
+    data = game({"player": 0, "action": "exchange", "tiles": circles, "rack": circles}, setup=crowded(tiles=2))
+    assert check_data(data)[1] == []
+    (turn,) = analyse(from_data(data), "lookahead").turns
+    assert turn.moves is not None and REPLY_LIMIT < turn.moves  # analysed greedily: 11,752 moves
+    assert turn.lookahead is None and f"more than {REPLY_LIMIT:,} legal moves" in turn.note
+
+
+def test_the_engine_plays_the_best_score_where_there_are_too_many_moves_to_judge() -> None:
+    from conftest import CIRCLES, crowded
+
+    board = crowded(tiles=2)["board"]
+    cells = cells_of(" ".join(f"{p['tile']}@{p['x']},{p['y']}" for p in board))
+    rack = [int(t) for t in parse_tiles(CIRCLES.split())]
+    moves = generate_raw(cells, rack, DEFAULT_RULES)
+    assert len(moves) > 5_000
+    assert choose(cells, rack, tiles("rl gx yd ps bt gl"), 6, 50, DEFAULT_RULES, seed=1) == moves[0]

@@ -16,8 +16,21 @@ Where the rack is not known, only the tiles placed that turn are known to
 have been in it: a Qwirkle those tiles alone could have made and did not is
 still a missed Qwirkle; nothing else is judged. On every record:
 
+* ``open-five``: a move left a line of five whose sixth tile the mover has
+  not seen all of (not on the board, not in the mover's known rack after the
+  turn) and fits at an end of the line; with the copies unseen and the chance
+  that the next player holds one (:func:`chance_held`: the next player's
+  rack taken as a uniform draw from the tiles the mover has not seen, the
+  bag included);
 * ``qwirkle-gift``: a move left a line of five whose sixth tile was not yet
   all on the table, and the next player completed that line.
+
+With ``engine="lookahead"`` every turn whose rack is known is also judged by
+the look-ahead engine (:mod:`qwirkle_tools.lookahead`): its best move and
+value, the played move's value and the value lost;
+
+* ``better-move``: the engine's move beats the move played by more than
+  :data:`~qwirkle_tools.lookahead.MARGIN` points of value.
 
 Accuracy, per player: points scored as a share of the best available, over
 the turns whose whole rack was known (``None`` when there were none).
@@ -35,14 +48,17 @@ pass one to :func:`analyse` to share it with the charts and tables.
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Literal
 
 from .board import Placement, format_move, key_cell
-from .engine import History, replay
+from .engine import GameState, History, replay
 from .errors import QwirkleError
-from .lines import LINE_MAX, completing_tile, lines_through
+from .lines import LINE_MAX, accepts, completing_tile, lines_through
+from .lookahead import DEFAULT, MARGIN, REPLY_LIMIT, Settings, judge
 from .movegen import Move, RawMove, TooManyMoves, generate, generate_raw
 from .record import Record, Turn, placements_data
 from .rules import Rules
@@ -50,6 +66,7 @@ from .safetext import count, one_line
 from .tiles import COPIES, RACK_SIZE, TILE_COUNT, TILES, Tile, format_tiles
 
 RackSource = str  # "recorded", "deduced", "placed-tiles", "unknown"
+Engine = Literal["greedy", "lookahead"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +76,46 @@ class Gift:
     line: tuple[tuple[int, int], ...]
     missing: Tile
     completed_at: int
+
+
+@dataclass(frozen=True, slots=True)
+class OpenFive:
+    """A line of five a move left open: its cells, the tile that completes it,
+    the empty end cells where that tile fits, the copies of it the mover has
+    not seen, and the chance that the next player holds one (``None`` when
+    the next player's rack size is not known)."""
+
+    line: tuple[tuple[int, int], ...]
+    missing: Tile
+    cells: tuple[tuple[int, int], ...]
+    unseen: int
+    chance: float | None
+
+    def to_data(self) -> dict[str, object]:
+        return {"line": [list(c) for c in self.line], "missing": str(self.missing),
+                "cells": [list(c) for c in self.cells], "unseen": self.unseen,
+                "chance": None if self.chance is None else round(self.chance, 4)}
+
+
+@dataclass(frozen=True, slots=True)
+class Lookahead:
+    """The look-ahead engine's judgement of a turn: its best move (``None``:
+    no placement) with its score and value, the played move's value, the
+    value lost (engine's best less played, never negative)."""
+
+    best: Move | None
+    best_score: int
+    best_value: float
+    played_value: float
+
+    @property
+    def value_lost(self) -> float:
+        return max(0.0, self.best_value - self.played_value)
+
+    def to_data(self) -> dict[str, object]:
+        return {"best": None if self.best is None else move_data(self.best, self.best_score),
+                "best_value": round(self.best_value, 2), "played_value": round(self.played_value, 2),
+                "value_lost": round(self.value_lost, 2)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +140,9 @@ class TurnAnalysis:
     missed_qwirkle: Move | None = None
     gift: Gift | None = None
     note: str = ""
+    open_fives: tuple[OpenFive, ...] = ()
+    open_five_risk: float | None = None
+    lookahead: Lookahead | None = None
 
     @property
     def flags(self) -> tuple[str, ...]:
@@ -91,8 +151,12 @@ class TurnAnalysis:
             out.append("missed-qwirkle")
         if self.action != "place" and self.moves:
             out.append("could-place")
+        if self.open_fives:
+            out.append("open-five")
         if self.gift is not None:
             out.append("qwirkle-gift")
+        if self.lookahead is not None and self.lookahead.value_lost > MARGIN:
+            out.append("better-move")
         return tuple(out)
 
     def to_data(self) -> dict[str, object]:
@@ -109,6 +173,11 @@ class TurnAnalysis:
         if self.gift is not None:
             d["qwirkle_gift"] = {"line": [list(c) for c in self.gift.line], "missing": str(self.gift.missing),
                                  "completed_at_turn": self.gift.completed_at}
+        if self.open_fives:
+            d["open_fives"] = [f.to_data() for f in self.open_fives]
+            d["open_five_risk"] = None if self.open_five_risk is None else round(self.open_five_risk, 4)
+        if self.lookahead is not None:
+            d["lookahead"] = self.lookahead.to_data()
         d["flags"] = list(self.flags)
         if self.note:
             d["note"] = self.note
@@ -126,6 +195,8 @@ class PlayerSummary:
     qwirkles_made: int
     qwirkles_missed: int
     gifts_given: int
+    open_fives: int = 0
+    value_lost: float | None = None
 
     @property
     def accuracy(self) -> float | None:
@@ -139,7 +210,8 @@ class PlayerSummary:
         return {"name": self.name, "score": self.score, "analysed_turns": self.analysed_turns,
                 "points_lost": self.points_lost, "accuracy": None if acc is None else round(acc, 4),
                 "qwirkles_made": self.qwirkles_made, "qwirkles_missed": self.qwirkles_missed,
-                "gifts_given": self.gifts_given}
+                "gifts_given": self.gifts_given, "open_fives": self.open_fives,
+                **({} if self.value_lost is None else {"value_lost": round(self.value_lost, 2)})}
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,18 +239,28 @@ that are noted, not analysed. Together the two bounds keep any record within
 the limits to about 30 seconds and well under 1 GiB."""
 
 
-def analyse(game: Record | History) -> Analysis:
-    """The analysis of every turn of a record (or of its replay) and a summary per player."""
-    return Analysis(*_analyse(game if isinstance(game, History) else replay(game)))
+def analyse(game: Record | History, engine: Engine = "greedy", settings: Settings = DEFAULT) -> Analysis:
+    """The analysis of every turn of a record (or of its replay) and a summary per player.
+
+    ``engine="lookahead"`` also judges every turn whose rack is known with the
+    look-ahead engine (``settings``: its K and S); the racks it samples are
+    seeded by the turn number, so the same record gives the same analysis.
+    """
+    if engine not in ("greedy", "lookahead"):
+        raise ValueError(f"engine must be greedy or lookahead, not {engine!r}")
+    history = game if isinstance(game, History) else replay(game)
+    return Analysis(*_analyse(history, settings if engine == "lookahead" else None))
 
 
-def _analyse(history: History) -> tuple[tuple[TurnAnalysis, ...], tuple[PlayerSummary, ...], tuple[str, ...]]:
+def _analyse(history: History, settings: Settings | None = None
+             ) -> tuple[tuple[TurnAnalysis, ...], tuple[PlayerSummary, ...], tuple[str, ...]]:
     record = history.record
     rules = record.rules
     qwirkle_points = LINE_MAX + rules.qwirkle_bonus  # the least a move completing a line of six scores
     turns: list[TurnAnalysis] = []
     left_open: dict[int, list[tuple[tuple[int, ...], int]]] = {}  # turn index -> lines of five left
     budget = [MOVES_PER_RECORD]
+    risks: dict[int, tuple[tuple[OpenFive, ...], float | None]] = {}  # turn index -> open fives left, chance
     for result in history:
         i = result.index
         turn = result.turn
@@ -206,6 +288,9 @@ def _analyse(history: History) -> tuple[tuple[TurnAnalysis, ...], tuple[PlayerSu
             fives = open_fives(after.board.cells, placed_keys)
             if fives:
                 left_open[i] = fives
+                risky, risk = open_five_risks(after, p, fives, len(record.players))
+                if risky:
+                    risks[i] = (risky, risk)
         if gift is not None and turns:
             giver = turns[-1]
             five, missing = gift
@@ -249,10 +334,22 @@ def _analyse(history: History) -> tuple[tuple[TurnAnalysis, ...], tuple[PlayerSu
         rank = 1 + sum(1 for s in scores if s > value) if turn.action == "place" else len(raw) + 1
         # a claim of c points made at most c // qwirkle_points Qwirkles
         made = value // qwirkle_points if sheet else qwirkles
+        judged = None
+        note = ""
+        if settings is not None and raw and not sheet:
+            try:
+                if len(raw) > REPLY_LIMIT:
+                    raise TooManyMoves(len(raw), REPLY_LIMIT)
+                judged = _look_ahead(history, i, rack, raw, settings)
+            except TooManyMoves:
+                note = (f"not judged by the look-ahead engine: a position with more than {REPLY_LIMIT:,} legal moves "
+                        "(its bound)")
         turns.append(TurnAnalysis(
             i + 1, p, turn.action, source, played, qwirkles, best, best_score,
-            max(0, best_score - value), rank, len(raw), _missed(raw, made),
+            max(0, best_score - value), rank, len(raw), _missed(raw, made), note=note, lookahead=judged,
         ))
+    for i, (risky, risk) in risks.items():
+        turns[i] = replace(turns[i], open_fives=risky, open_five_risk=risk)
     summaries = []
     final = history.totals
     for p, player in enumerate(record.players):
@@ -268,6 +365,8 @@ def _analyse(history: History) -> tuple[tuple[TurnAnalysis, ...], tuple[PlayerSu
             qwirkles_made=sum(t.qwirkles for t in mine),
             qwirkles_missed=sum(1 for t in mine if t.missed_qwirkle is not None),
             gifts_given=sum(1 for t in mine if t.gift is not None),
+            open_fives=sum(1 for t in mine if t.open_fives),
+            value_lost=None if settings is None else sum(t.lookahead.value_lost for t in mine if t.lookahead),
         ))
     unknown = sum(1 for t in turns if t.best_score is None)
     notes = (f"{unknown} of {len(turns)} turns could not be fully analysed (rack or board unknown)",) if unknown else ()
@@ -285,6 +384,74 @@ def open_fives(cells: Mapping[int, int], keys: Iterable[int]) -> list[tuple[tupl
         if need is not None and on_table[need] < COPIES:
             fives.append((line, need))
     return fives
+
+
+def chance_held(unseen: int, copies: int, rack: int) -> float:
+    """The chance that a rack of ``rack`` tiles, drawn uniformly from ``unseen``
+    tiles, holds at least one of ``copies`` of them (hypergeometric):
+    1 - C(unseen - copies, rack) / C(unseen, rack).
+
+        >>> round(chance_held(60, 3, 6), 4)   # 1 - C(57,6)/C(60,6)
+        0.2752
+    """
+    rack = min(rack, unseen)
+    if copies <= 0 or rack <= 0:
+        return 0.0
+    return 1 - math.comb(unseen - copies, rack) / math.comb(unseen, rack)
+
+
+def open_five_risks(after: GameState, mover: int, fives: Sequence[tuple[tuple[int, ...], int]], players: int
+                    ) -> tuple[tuple[OpenFive, ...], float | None]:
+    """Of the lines of five ``fives`` (:func:`open_fives`) left by seat
+    ``mover``'s move, those whose sixth tile fits an end cell and has copies
+    the mover has not seen, in the state ``after`` the move; and the chance
+    the next player holds at least one completing tile (``None`` when that
+    player's rack size is not known; a game already over leaves no risk).
+    """
+    if after.ended:
+        return (), None
+    cells = after.board.cells
+    unseen = after.unseen(mover)
+    total = sum(unseen)
+    size = after.rack_sizes[(mover + 1) % players] if players else None
+    found = []
+    for line, need in fives:
+        step = line[1] - line[0]
+        ends = [k for k in (line[0] - step, line[-1] + step) if accepts(cells, k) >> need & 1]
+        if not ends or not unseen[need]:
+            continue
+        chance = None if size is None else chance_held(total, unseen[need], size)
+        found.append(OpenFive(tuple(key_cell(k) for k in line), TILES[need], tuple(key_cell(k) for k in ends),
+                              unseen[need], chance))
+    if not found or size is None:
+        return tuple(found), None
+    copies = sum(unseen[t] for t in {int(f.missing) for f in found})
+    return tuple(found), chance_held(total, copies, size)
+
+
+def _look_ahead(history: History, i: int, rack: Sequence[int], raw: list[RawMove], settings: Settings
+                ) -> Lookahead | None:
+    """The look-ahead engine's judgement of turn ``i`` (0-based), whose rack is
+    known (``None`` for a placement that is not among the legal moves)."""
+    state = history.before(i)
+    turn = history.record.turns[i]
+    p = turn.player
+    players = len(history.record.players)
+    unseen = state.unseen(p)
+    pool = [t for t in range(len(TILES)) for _ in range(unseen[t])]
+    size = state.rack_sizes[(p + 1) % players]
+    reply = min(RACK_SIZE, len(pool)) if size is None else size
+    played: RawMove | None = None
+    if turn.action == "place" and turn.tiles:
+        key = frozenset((pl.key, int(pl.tile)) for pl in turn.tiles)
+        played = next((m for m in raw if frozenset(zip(m[2], m[3])) == key), None)
+        if played is None:
+            return None
+    cells = dict(state.board.cells)
+    ranked, mine = judge(cells, raw, rack, pool, reply, state.bag, history.record.rules, i + 1, settings, played)
+    top = ranked[0]
+    assert mine is not None
+    return Lookahead(None if top.move is None else _move(top.move), top.score, top.value, mine.value)
 
 
 def _bounded(cells: Mapping[int, int], rack: Sequence[int], rules: Rules, largest_first: bool,
@@ -329,6 +496,13 @@ def flag_details(t: TurnAnalysis) -> tuple[tuple[str, str], ...]:
             detail = f"{format_move(m.tiles)} makes {m.qwirkles} Qwirkle{'s' if m.qwirkles > 1 else ''}, {m.score} points"
         elif flag == "could-place" and t.best is not None:
             detail = f"{t.action} while {format_move(t.best.tiles)} scores {t.best_score}"
+        elif flag == "open-five":
+            chance = "" if t.open_five_risk is None else f"; the next player holds one with chance {t.open_five_risk:.0%}"
+            detail = "; ".join(f"a line of five open for {f.missing} ({f.unseen} unseen)" for f in t.open_fives) + chance
+        elif flag == "better-move" and t.lookahead is not None and t.lookahead.best is not None:
+            la = t.lookahead
+            detail = (f"{format_move(la.best.tiles)} scores {la.best_score}, value {la.best_value:.1f}; "
+                      f"the move played is worth {la.played_value:.1f} ({la.value_lost:.1f} lost)")
         elif flag == "qwirkle-gift" and t.gift is not None:
             detail = (f"left a line of five open for {t.gift.missing}; turn {t.gift.completed_at} completed it")
         else:
@@ -396,7 +570,9 @@ def summary_text(analysis: Analysis) -> str:
         lines.append(f"{one_line(s.name)}: {count(s.score, 'point')}, accuracy {acc} over "
                      f"{count(s.analysed_turns, 'turn')}, "
                      f"{count(s.points_lost, 'point')} lost, {count(s.qwirkles_made, 'Qwirkle')} made, "
-                     f"{s.qwirkles_missed} missed, {count(s.gifts_given, 'gift')}")
+                     f"{s.qwirkles_missed} missed, {count(s.gifts_given, 'gift')}, "
+                     f"{count(s.open_fives, 'open five')}"
+                     + ("" if s.value_lost is None else f", {s.value_lost:.1f} value lost"))
     flags = list(iter_flags(analysis))
     lines.append(f"flagged turns: {len(flags) if flags else 'none'}")
     lines.extend(f"  {line}" for line in flags)

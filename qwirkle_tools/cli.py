@@ -46,9 +46,9 @@ class Format(str, enum.Enum):
     json = "json"
 
 
-class Policy(str, enum.Enum):
+class Engine(str, enum.Enum):
     greedy = "greedy"
-    random = "random"
+    lookahead = "lookahead"
 
 
 def _fail(message: str) -> NoReturn:
@@ -405,7 +405,9 @@ def simulate(
     games: Annotated[int, typer.Option("--games", "-g", min=1, help="How many games.")] = 10,
     players: Annotated[int, typer.Option("--players", "-p", min=2, max=6, help="Players per game.")] = 2,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed: the same seed gives the same games.")] = 0,
-    policy: Annotated[Policy, typer.Option("--policy", help="greedy: the best score; random: any legal move.")] = Policy.greedy,
+    policy: Annotated[str, typer.Option("--policy", help=(
+        "greedy: the best score; random: any legal move; lookahead: the best score less the next player's "
+        "expected reply. One for every seat, or one per seat, comma-separated: lookahead,greedy."))] = "greedy",
     jobs: Annotated[int, typer.Option(
         "--jobs", "-j", min=1, max=256, help="Processes to use; the games are the same for any number.")] = 1,
     force: Annotated[bool, typer.Option("--force", help="Overwrite OUTPUT if it exists.")] = False,
@@ -424,25 +426,29 @@ def simulate(
 
     Example:
 
-        qwirkle simulate --games 100 --players 2 --seed 7 --policy greedy -o corpus.jsonl
+        qwirkle simulate --games 100 --players 2 --seed 7 --policy lookahead,greedy -o corpus.jsonl
     """
     from functools import partial
 
     from .corpus import ordered_map
     from .fileio import AtomicFile
     from .progress import Progress
-    from .simulate import simulate_line
+    from .simulate import seat_policies, simulate_line
 
+    try:
+        policies = seat_policies(policy.split(",") if "," in policy else policy, players)  # type: ignore[arg-type]
+    except ValueError as exc:
+        _fail(f"--policy: {exc}")
     target = _target(output, None, False, force)
     assert target is not None
     bar = Progress(games, sys.stderr, sys.stderr.isatty() if progress is None else progress)
-    kind: Literal["greedy", "random"] = "greedy" if policy is Policy.greedy else "random"
-    play = partial(simulate_line, players=players, seed=seed, policy=kind)
+    per_seat = policies[0] if "," not in policy else policies
+    play = partial(simulate_line, players=players, seed=seed, policy=per_seat)
     blocks = None
     if dask is not None:
         from .cluster import simulate as on_cluster
 
-        blocks = on_cluster(games, dask, players, seed, kind, workers=_workers(dask, jobs))
+        blocks = on_cluster(games, dask, players, seed, per_seat, workers=_workers(dask, jobs))
     try:
         with AtomicFile(target, replace=force) as out, out.open() as handle:
             if blocks is not None:
@@ -472,8 +478,11 @@ def annotate(
     in_place: Annotated[bool, typer.Option("--in-place", help="Annotate FILE itself (written atomically).")] = False,
     force: Annotated[bool, typer.Option("--force", help="Overwrite OUTPUT if it exists.")] = False,
     format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.text,
+    engine: Annotated[Engine, typer.Option("--engine", "-e", help=(
+        "greedy: judge by this turn's score (fast); lookahead: also by score less the next player's expected "
+        "best reply (see the README).")) ] = Engine.greedy,
 ) -> None:
-    """Analyse a game: best moves, points lost, missed Qwirkles, Qwirkle gifts.
+    """Analyse a game: best moves, points lost, missed Qwirkles, open fives, Qwirkle gifts.
 
     Prints a summary per player and the flagged turns; with -o, writes the
     record with the analysis in each turn's "analysis" field and a summary in
@@ -482,7 +491,7 @@ def annotate(
 
     Example:
 
-        qwirkle annotate sample_games/complete-2p.json -o annotated.json
+        qwirkle annotate sample_games/complete-2p.json --engine lookahead -o annotated.json
     """
     from .analysis import analyse, analysis_data, annotated, summary_text
     from .engine import replay
@@ -491,7 +500,7 @@ def annotate(
 
     target = _target(output, file, in_place, force)
     history = replay(read_record(file))
-    analysis = analyse(history)
+    analysis = analyse(history, "lookahead" if engine is Engine.lookahead else "greedy")
     if format is Format.json:
         _out(json_text(analysis_data(analysis), indent=2))
     else:
@@ -523,7 +532,8 @@ def board(
     """Show the board after a turn: a picture with -o, else a text diagram.
 
     The last move is outlined; where the record is annotated, a missed
-    Qwirkle on that turn is drawn as faint ghost tiles. The text diagram is
+    Qwirkle on that turn is drawn as faint ghost tiles; the cells where a
+    line of five it left open would become a Qwirkle are ringed in red. The text diagram is
     coloured on a terminal (not when piped, or with NO_COLOR set).
 
     Example:
@@ -541,7 +551,8 @@ def board(
         _out(board_text(view.board, view.last, colour=use_colour))
         return
     title = f"{file.name}: board after turn {view.turns_played}" + (" (ghosts: a missed Qwirkle)" if view.ghosts else "")
-    _save_figure(board_figure(view.board, view.last, view.ghosts, title=title), target, force)
+    title += " (red rings: open fives)" if view.open_cells else ""
+    _save_figure(board_figure(view.board, view.last, view.ghosts, title=title, open_cells=view.open_cells), target, force)
 
 
 class Kind(str, enum.Enum):

@@ -404,7 +404,8 @@ def validate_block(block: Block, every: bool = False, fn: Callable[[Source], Rep
     return ValidateBlock(tally, tuple(kept), records, block.size)
 
 
-def simulate_block(games: range, players: int = 2, seed: int = 0, policy: Policy = "greedy") -> bytes:
+def simulate_block(games: range, players: int = 2, seed: int = 0,
+                   policy: Policy | tuple[Policy, ...] = "greedy") -> bytes:
     """Games ``games`` of a corpus made with ``seed``, as ``.jsonl`` lines
     (see :func:`~qwirkle_tools.simulate.simulate_line`)."""
     return b"".join(simulate_line(i, players, seed, policy) for i in games)
@@ -446,7 +447,7 @@ def validate(paths: Iterable[str | os.PathLike[str]], address: str, every: bool 
                _run(address, workers, lambda client: ordered(client, work, plan(client, found, block_bytes))))
 
 
-def simulate(games: int, address: str, players: int = 2, seed: int = 0, policy: Policy = "greedy",
+def simulate(games: int, address: str, players: int = 2, seed: int = 0, policy: Policy | tuple[Policy, ...] = "greedy",
              workers: int | None = None, block: int = GAMES_PER_BLOCK) -> Run[bytes]:
     """Self-play on a cluster: the ``.jsonl`` lines of games ``0 .. games-1``
     in order, ``block`` games per block; the same games as a local run with

@@ -87,6 +87,8 @@ TURN_COLUMNS: tuple[Column, ...] = (
     ("points_lost", "Int64", "Analysed: best_score less the score (rack known)."),
     ("missed_qwirkle", "boolean", "Analysed: a legal move made more Qwirkles than the move played."),
     ("qwirkle_gift", "boolean", "Analysed: the turn left a line of five that the next player completed."),
+    ("open_fives", "Int64", "Analysed: lines of five the turn left open whose sixth tile the mover had not seen all of."),
+    ("open_five_risk", "Float64", "Analysed: the chance the next player held a tile completing one (rack size known)."),
 )
 FINDING_COLUMNS: tuple[Column, ...] = (
     ("game", "string", "As in the games table."),
@@ -175,7 +177,8 @@ def _rows(report: Report, size: int, analyse: bool) -> GameRows:
         if study is not None:
             a = study[i]
             row.update(rack=a.rack, best_score=a.best_score, points_lost=a.points_lost,
-                       missed_qwirkle=a.missed_qwirkle is not None, qwirkle_gift=a.gift is not None)
+                       missed_qwirkle=a.missed_qwirkle is not None, qwirkle_gift=a.gift is not None,
+                       open_fives=len(a.open_fives), open_five_risk=a.open_five_risk)
         turns.append(row)
     # every seat's name and score, also beyond the table's six (in a record with too many players)
     game: Row = {"game": where, "source": report.path, "line": report.index or None, "players": n,

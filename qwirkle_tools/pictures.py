@@ -2,7 +2,9 @@
 
 The drawing shows every tile as its real shape in its real colour on a dark
 tile, with coordinates, the last move outlined and, optionally, "ghost"
-tiles (a missed Qwirkle) drawn faint with a dashed outline. The colours are
+tiles (a missed Qwirkle) drawn faint with a dashed outline, and open fives:
+the empty cells where a line of five the last move left open would become a
+Qwirkle, ringed in red with the missing tile drawn small inside. The colours are
 the Okabe-Ito palette, chosen to stay apart for colour-blind eyes; the six
 shapes tell tiles apart even without colour.
 
@@ -48,17 +50,20 @@ class BoardView:
     turns_played: int
     last: tuple[Placement, ...] = ()
     ghosts: tuple[Placement, ...] = ()
+    open_cells: tuple[Placement, ...] = ()
 
 
 def board_view(history: History, turn: int | None = None, analysis: Analysis | None = None) -> BoardView:
-    """The board after ``turn`` turns (default: the end), its last move, and
-    the missed Qwirkle of that turn as ghosts: from ``analysis`` when given,
-    else from the record's annotation.
+    """The board after ``turn`` turns (default: the end), its last move, the
+    missed Qwirkle of that turn as ghosts (from ``analysis`` when given, else
+    from the record's annotation), and the cells completing the lines of
+    five it left open (:func:`~qwirkle_tools.analysis.open_five_risks`), each
+    as the missing tile on its cell.
 
     Raises:
         BoardUnknown: ``turn`` is out of range, or the board is not known there.
     """
-    from .analysis import recorded_missed_qwirkle
+    from .analysis import open_five_risks, open_fives, recorded_missed_qwirkle
 
     count = len(history.record.turns)
     n = count if turn is None else turn
@@ -75,7 +80,13 @@ def board_view(history: History, turn: int | None = None, analysis: Analysis | N
         ghosts = missed.tiles if missed is not None else ()
     else:
         ghosts = recorded_missed_qwirkle(played)
-    return BoardView(state.board, n, tuple(played.tiles or ()), ghosts)
+    if analysis is not None:
+        risky = analysis.turns[n - 1].open_fives
+    else:
+        fives = open_fives(state.board.cells, [p.key for p in played.tiles or ()])
+        risky = open_five_risks(state, played.player, fives, len(history.record.players))[0] if fives else ()
+    marks = tuple(dict.fromkeys(Placement(f.missing, x, y) for f in risky for x, y in f.cells))
+    return BoardView(state.board, n, tuple(played.tiles or ()), ghosts, marks)
 
 
 MAX_SHOWN = 200
@@ -178,19 +189,23 @@ def board_figure(
     ghosts: Sequence[Placement] = (),
     title: str | None = None,
     ax: Any = None,
+    open_cells: Sequence[Placement] = (),
 ) -> Any:
     """A drawing of ``board``; returns the matplotlib Figure.
 
     ``last`` tiles are outlined; ``ghosts`` (e.g. a missed Qwirkle) are drawn
-    faint with a dashed outline on their empty cells. Draws on ``ax`` when
-    given. ``y`` grows downward, as in records.
+    faint with a dashed outline on their empty cells; ``open_cells`` (the
+    cells completing an open five, each with its missing tile) are ringed in
+    red with the tile drawn small. Draws on ``ax`` when given. ``y`` grows
+    downward, as in records.
     """
     from matplotlib.figure import Figure
     from matplotlib.patches import Circle, FancyBboxPatch, Polygon
 
     cells: list[tuple[int, int, int]] = [(x, y, t) for (x, y), t in board.items()]
     ghost_cells = [(p.x, p.y, int(p.tile)) for p in ghosts]
-    everything = cells + ghost_cells
+    ring_cells = [(p.x, p.y, int(p.tile)) for p in open_cells]
+    everything = cells + ghost_cells + ring_cells
     columns, cut_x = _axis(c[0] for c in everything) if everything else ([0], False)
     lines, cut_y = _axis(c[1] for c in everything) if everything else ([0], False)
     # drawing positions: the coordinates themselves, unless gaps or a cut close them up
@@ -200,6 +215,7 @@ def board_figure(
     cells = [(at_x[x], at_y[y], t) for x, y, t in cells if x in at_x and y in at_y]
     marked = {(at_x[p.x], at_y[p.y]) for p in last if p.x in at_x and p.y in at_y}
     ghost_cells = [(at_x[x], at_y[y], t) for x, y, t in ghost_cells if x in at_x and y in at_y]
+    ring_cells = [(at_x[x], at_y[y], t) for x, y, t in ring_cells if x in at_x and y in at_y]
     min_x, max_x, min_y, max_y = first_x, first_x + len(columns) - 1, first_y, first_y + len(lines) - 1
     cols, rows = len(columns), len(lines)
     if ax is None:
@@ -232,6 +248,15 @@ def board_figure(
         tile(x, y, t)
     for x, y, t in ghost_cells:
         tile(x, y, t, ghost=True)
+    for x, y, t in ring_cells:  # an open five's completing cell: a red ring, the missing tile small inside
+        ax.add_patch(Circle((x, y), 0.44, facecolor="none", edgecolor="#d00000", linewidth=2.0, linestyle=":"))
+        for kind, args in _shape(t % 6, x, y, 0.3):
+            if kind == "circle":
+                cx, cy, r = args
+                ax.add_patch(Circle((cx, cy), r, facecolor=COLOUR_HEX[t // 6], edgecolor="#1b1b1b", linewidth=0.6))
+            else:
+                ax.add_patch(Polygon(args, closed=True, facecolor=COLOUR_HEX[t // 6], edgecolor="#1b1b1b",
+                                     linewidth=0.6))
     ax.set_xlim(min_x - 0.6, max_x + 0.6)
     ax.set_ylim(max_y + 0.6, min_y - 0.6)  # y grows downward
     ax.set_aspect("equal")

@@ -20,7 +20,7 @@ from .rescore import Rescoring, rescore
 from .safetext import csv_cell, one_line
 
 CSV_COLUMNS = ("turn", "player", "name", "action", "tiles", "claimed", "computed", "breakdown",
-               "best_score", "points_lost", "rank", "moves", "rack", "flags")
+               "best_score", "points_lost", "rank", "moves", "rack", "flags", "open_fives", "open_five_risk")
 
 FILES = ("annotated.json", "summary.txt", "turns.csv", "progression.png", "lead.png", "turns.png", "board.png",
          "game.html")
@@ -40,6 +40,7 @@ def turn_table_csv(rescoring: Rescoring, analysis: Analysis) -> str:
             "" if row.claimed is None else row.claimed, "" if row.computed is None else row.computed, row.breakdown,
             "" if ta.best_score is None else ta.best_score, "" if ta.points_lost is None else ta.points_lost,
             "" if ta.rank is None else ta.rank, "" if ta.moves is None else ta.moves, ta.rack, " ".join(ta.flags),
+            len(ta.open_fives), "" if ta.open_five_risk is None else f"{ta.open_five_risk:.4f}",
             *row.totals,
         ]])
     return out.getvalue()
@@ -107,7 +108,8 @@ def build(record: Record, name: str) -> Report:
     final = history.final
     if final is not None and final.board_known:
         view = board_view(history, analysis=analysis)
-        files["board.png"] = charts.render(board_figure(view.board, view.last, title=f"{name}: the final board"), "png")
+        files["board.png"] = charts.render(board_figure(view.board, view.last, title=f"{name}: the final board",
+                                                              open_cells=view.open_cells), "png")
     files["game.html"] = page(history, analysis, name, rescoring).encode("utf-8")
     valid = not any(f.severity == "error" for f in history.findings)
     return Report(text, files, valid)

@@ -48,7 +48,7 @@ def test_a_qwirkle_gift() -> None:
     data = game(place(0, "rt@4,0", 5), place(1, "rl@5,0", 12), setup={"board": REDS[:4]})
     assert check_data(data)[1] == []
     first, second = analyse(from_data(data)).turns
-    assert first.flags == ("qwirkle-gift",) and second.flags == ()
+    assert first.flags == ("open-five", "qwirkle-gift") and second.flags == ()
     assert first.gift is not None and first.gift.completed_at == 2 and str(first.gift.missing) == "red-clover"
     assert first.gift.line == tuple((x, 0) for x in range(5))
 

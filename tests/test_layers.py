@@ -23,6 +23,7 @@ LAYERS: list[set[str]] = [
     {"movegen", "schema"},
     {"record"},
     {"engine", "notation", "sheets"},
+    {"lookahead"},
     {"validate", "rescore", "analysis", "simulate"},
     {"charts", "pictures", "corpus"},
     {"viewer"},

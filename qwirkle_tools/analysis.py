@@ -501,7 +501,8 @@ def flag_details(t: TurnAnalysis) -> tuple[tuple[str, str], ...]:
             detail = "; ".join(f"a line of five open for {f.missing} ({f.unseen} unseen)" for f in t.open_fives) + chance
         elif flag == "better-move" and t.lookahead is not None and t.lookahead.best is not None:
             la = t.lookahead
-            detail = (f"{format_move(la.best.tiles)} scores {la.best_score}, value {la.best_value:.1f}; "
+            engine_best = t.lookahead.best
+            detail = (f"{format_move(engine_best.tiles)} scores {la.best_score}, value {la.best_value:.1f}; "
                       f"the move played is worth {la.played_value:.1f} ({la.value_lost:.1f} lost)")
         elif flag == "qwirkle-gift" and t.gift is not None:
             detail = (f"left a line of five open for {t.gift.missing}; turn {t.gift.completed_at} completed it")

@@ -99,11 +99,7 @@ def tokens(line: str, start: int = 0) -> Iterator[Token]:
             return
         c = line[i]
         if c == '"':
-            end = _string_end(line, i)
-            try:
-                value = parse_json(line[i:end])
-            except ValueError:
-                raise _Mistake(i + 1, "a quoted text that is not a JSON string (escape \" and \\ with \\)") from None
+            value, end = _quoted(line, i)
             yield Token(value, i + 1, "string")
             i = end
         elif c == "{":
@@ -114,6 +110,18 @@ def tokens(line: str, start: int = 0) -> Iterator[Token]:
             j = _WORD.match(line, i).end()  # type: ignore[union-attr]  # (a character that starts a word)
             yield Token(line[i:j], i + 1)
             i = j
+
+
+def _quoted(line: str, i: int) -> tuple[str, int]:
+    """The text of the JSON string starting at ``i``, and the index after it."""
+    end = _string_end(line, i)
+    try:
+        value = parse_json(line[i:end])
+    except ValueError:
+        raise _Mistake(i + 1, "a quoted text that is not a JSON string (escape \" and \\ with \\)") from None
+    if not isinstance(value, str):
+        raise _Mistake(i + 1, "a quoted text that is not a JSON string")
+    return value, end
 
 
 def _string_end(line: str, i: int) -> int:
@@ -226,11 +234,7 @@ class _Reader:
     def read_header(self, line: str) -> None:
         start = len(line) - len(line.lstrip())
         if line[start] == '"':
-            end = _string_end(line, start)
-            try:
-                key = parse_json(line[start:end])
-            except ValueError:
-                raise _Mistake(start + 1, "a quoted name that is not a JSON string") from None
+            key, end = _quoted(line, start)
             name = None
         else:
             m = _BARE_KEY.match(line, start)
@@ -280,12 +284,7 @@ class _Reader:
                     raise _Mistake(i + 1, "expected a player's name after ','")
                 return names
             if line[i] == '"':
-                end = _string_end(line, i)
-                try:
-                    name = parse_json(line[i:end])
-                except ValueError:
-                    raise _Mistake(i + 1, "a quoted name that is not a JSON string") from None
-                j = end
+                name, j = _quoted(line, i)
                 while j < len(line) and line[j].isspace():
                     j += 1
                 if j < len(line) and line[j] != ",":

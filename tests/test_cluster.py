@@ -21,11 +21,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_cli_stats import run as cli
 from test_corpus import corpus
-from typer.testing import CliRunner
 
 from qwirkle_tools import cluster
-from qwirkle_tools.cli import app
 from qwirkle_tools.corpus import GameRows, Stats, game_rows, report, run
 from qwirkle_tools.simulate import simulate_line
 from qwirkle_tools.validate import Report, Source, Tally, sources
@@ -34,13 +33,8 @@ distributed = pytest.importorskip("distributed")
 
 ROOT = Path(__file__).parent.parent
 SAMPLES = ROOT / "sample_games"
-runner = CliRunner()
 
 
-def cli(*args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result.exit_code, result.stdout, result.stderr
 
 
 @pytest.fixture(scope="module")

@@ -28,15 +28,17 @@ import math
 import os
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import islice
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from .findings import Finding
 from .safetext import one_line
 from .validate import Report, Source, check_source, input_files, sources
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 Row = dict[str, object]
 MAX_PLAYERS = 6
@@ -228,6 +230,8 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], jobs: int = 1, batch: 
         yield from map(fn, items)
         return
     it = iter(items)
+    from concurrent.futures import ProcessPoolExecutor  # (a run of one process needs none of it)
+
     pending: deque[Future[list[R]]] = deque()
     pool = ProcessPoolExecutor(jobs, initializer=_worker_start, initargs=(os.getpid(),))
     finished = False

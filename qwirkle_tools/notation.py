@@ -92,6 +92,10 @@ def tokens(line: str, start: int = 0) -> Iterator[Token]:
     >>> [t.text for t in tokens('1. "Ana Lee" rc@0,0 2 {well played}')]
     ['1.', 'Ana Lee', 'rc@0,0', '2', 'well played']
     """
+    if '"' not in line and "{" not in line:  # words only: the common line, read at once
+        for m in _WORD.finditer(line, start):
+            yield Token(m.group(), m.start() + 1)
+        return
     i, n = start, len(line)
     while True:
         i = _SPACE.match(line, i).end()  # type: ignore[union-attr]  # (matches always)

@@ -23,9 +23,7 @@ from .engine import check as replay_check
 from .errors import QwirkleError
 from .findings import Finding, make
 from .jsontext import inexact_integers, parse_json
-from .notation import parse_qgn
 from .record import Parsed, Record, Turn
-from .sheets import parse_sheet
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 """Largest ``.json`` file or ``.jsonl`` line read as one record."""
@@ -205,7 +203,11 @@ def parse_written(text: bytes, form: str) -> Parsed:
         return Parsed({}, (make(code, None, "", f"{where}, column {column}: not UTF-8 (byte {text[exc.start]:#04x}); "
                                                "save the file as UTF-8"),))
     if form == "qgn":
+        from .notation import parse_qgn
+
         return parse_qgn(decoded)
+    from .sheets import parse_sheet
+
     return parse_sheet(decoded)
 
 

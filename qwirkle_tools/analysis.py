@@ -434,7 +434,8 @@ def _look_ahead(history: History, i: int, rack: Sequence[int], raw: list[RawMove
     """The look-ahead engine's judgement of turn ``i`` (0-based), whose rack is
     known (``None`` for a placement that is not among the legal moves)."""
     state = history.before(i)
-    turn = history.record.turns[i]
+    turn = history.turns[i]
+    assert turn is not None  # judged only for turns that were read
     p = turn.player
     players = len(history.record.players)
     unseen = state.unseen(p)
@@ -631,7 +632,7 @@ def legal_moves(history: History, turn: int, rack: Sequence[int] | None = None) 
             known; a rack given holds more than 6 tiles or a tile more than 3
             times; or the position has more than :data:`MOVES_LISTED` moves.
     """
-    last = len(history.record.turns) + 1
+    last = len(history.turns) + 1
     if not 1 <= turn <= last:
         raise AnalysisError(f"--turn must be 1 to {last}, not {turn}")
     state = history.state(turn - 1)

@@ -177,6 +177,8 @@ def validate(
         _fail(str(exc))
     finally:
         bar.close()
+        if dask is not None:
+            blocks.close()  # the blocks under way are cancelled, a local cluster closed
     if format is Format.json:
         sys.stdout.write("\n], \"summary\": " + json_text(tally.to_data()) + "}\n")
     else:
@@ -221,8 +223,9 @@ def rescore(
     raise typer.Exit(EXIT_FINDINGS if rescoring.wrong else EXIT_OK)
 
 
-def _target(output: Path | None, file: Path | None, in_place: bool, force: bool) -> Path | None:
-    """Where to write, once it is safe (see :func:`qwirkle_tools.fileio.check_output`)."""
+def _target(output: Path | None, file: Path | None, in_place: bool | None, force: bool) -> Path | None:
+    """Where to write, once it is safe (see :func:`qwirkle_tools.fileio.check_output`);
+    ``in_place`` is ``None`` for a command that has no ``--in-place``."""
     from .fileio import check_output
 
     if in_place:
@@ -231,7 +234,8 @@ def _target(output: Path | None, file: Path | None, in_place: bool, force: bool)
         output = file
     if output is None:
         return None
-    return check_output(output, [file] if file is not None else [], force=force, in_place=in_place)
+    return check_output(output, [file] if file is not None else [], force=force, in_place=bool(in_place),
+                        hint="" if in_place is None else " (use --in-place)")
 
 
 def _write(target: Path, text: str | bytes, replace: bool) -> None:
@@ -439,7 +443,7 @@ def simulate(
         policies = seat_policies(policy.split(",") if "," in policy else policy, players)  # type: ignore[arg-type]
     except ValueError as exc:
         _fail(f"--policy: {exc}")
-    target = _target(output, None, False, force)
+    target = _target(output, None, None, force)
     assert target is not None
     bar = Progress(games, sys.stderr, sys.stderr.isatty() if progress is None else progress)
     per_seat = policies[0] if "," not in policy else policies
@@ -544,7 +548,7 @@ def board(
     from .pictures import board_figure, board_text, board_view
     from .validate import read_record
 
-    target = _target(output, file, False, force)
+    target = _target(output, file, None, force)
     view = board_view(replay(read_record(file)), turn)
     if target is None:
         use_colour = colour and sys.stdout.isatty() and "NO_COLOR" not in os.environ
@@ -582,7 +586,7 @@ def chart(
     from . import charts
     from .validate import read_record
 
-    target = _target(output, file, False, force)
+    target = _target(output, file, None, force)
     assert target is not None
     record = read_record(file)
     draw = {Kind.progression: charts.progression, Kind.lead: charts.lead, Kind.turns: charts.turns}[kind]
@@ -591,7 +595,7 @@ def chart(
 
 @command
 def view(
-    file: Annotated[Path, typer.Argument(help="A record file (.json).", show_default=False)],
+    file: Annotated[Path, typer.Argument(help="A record file (.json, .qgn, or a .csv score sheet).", show_default=False)],
     output: Annotated[Path, typer.Option("--output", "-o", help="The page to write (.html).", show_default=False)],
     force: Annotated[bool, typer.Option("--force", help="Overwrite OUTPUT if it exists.")] = False,
 ) -> None:
@@ -611,7 +615,7 @@ def view(
     from .validate import read_record
     from .viewer import page
 
-    target = _target(output, file, False, force)
+    target = _target(output, file, None, force)
     assert target is not None
     if target.suffix.lower() not in (".html", ".htm"):
         _fail(f"{target}: give an .html file")
@@ -672,7 +676,7 @@ def convert(
     """
     from .convert import convert as run
 
-    target = _target(output, file, False, force)
+    target = _target(output, file, None, force)
     assert target is not None
     done = run(file, target)
     for pointer in done.dropped:

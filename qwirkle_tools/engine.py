@@ -854,11 +854,16 @@ class History:
     """
 
     def __init__(self, record: Record, initial: GameState, results: tuple[TurnResult, ...],
-                 findings: tuple[Finding, ...]) -> None:
+                 findings: tuple[Finding, ...], turns: Sequence[Turn | None] | None = None,
+                 states: Sequence[GameState] | None = None) -> None:
         self.record = record
         self.initial = initial
         self.results = results
         self.findings = findings
+        self.turns: tuple[Turn | None, ...] = tuple(record.turns if turns is None else turns)
+        """Every turn replayed, in order; ``None`` where a turn could not be read
+        (so ``turns[i]`` is turn ``i + 1`` even when ``results`` skip some)."""
+        self._states = None if states is None else tuple(states)
 
     def __iter__(self) -> Iterator[TurnResult]:
         return iter(self.results)
@@ -884,13 +889,16 @@ class History:
         return self.results[-1].totals if self.results else self.initial.scores
 
     def state(self, turns_played: int) -> GameState:
-        """The state after ``turns_played`` turns (0: the starting position)."""
+        """The state after ``turns_played`` turns (0: the starting position),
+        counting unreadable turns too (after one, what it may have changed is
+        not known)."""
+        if not 0 <= turns_played <= len(self.turns):
+            raise IndexError(f"no state after {turns_played} turns: the record has {len(self.turns)}")
         if turns_played == 0:
             return self.initial
-        state = self.results[turns_played - 1].state
-        if state is None:
+        if self._states is None:
             raise ValueError("this history was replayed without states (positions=False)")
-        return state
+        return self._states[turns_played]
 
     def before(self, index: int) -> GameState:
         """The state in which turn ``index`` (0-based) was played."""
@@ -915,7 +923,9 @@ class History:
         (carried over from earlier racks and draws, or, in a two-player game
         with an empty bag, the tiles neither on the board nor in the
         opponent's known rack), else ``(None, "unknown")``."""
-        turn = self.record.turns[index]
+        turn = self.turns[index]
+        if turn is None:
+            return None, "unknown"
         p = turn.player
         if turn.rack is not None:
             return list(turn.rack), "recorded"
@@ -953,17 +963,21 @@ def replay(record: Record, turns: Sequence[Turn | None] | None = None, positions
     """
     game = Game.from_record(record)
     initial = game.state()
+    played = record.turns if turns is None else turns
     results: list[TurnResult] = []
-    for i, turn in enumerate(record.turns if turns is None else turns):
+    states = [initial]
+    for i, turn in enumerate(played):
         before = len(game.findings)
         judgement, points, bonus, known = game._step(i, turn)
+        state = game.state() if positions else None
+        if state is not None:
+            states.append(state)
         if turn is None:
             continue
         results.append(TurnResult(i, turn, points, _qwirkles(judgement, turn, known), tuple(game.totals),
-                                  tuple(game.findings[before:]), game.state() if positions else None,
-                                  judgement, bonus, known))
+                                  tuple(game.findings[before:]), state, judgement, bonus, known))
     game.finish(record)
-    return History(record, initial, tuple(results), tuple(game.findings))
+    return History(record, initial, tuple(results), tuple(game.findings), played, states if positions else None)
 
 
 def check(record: Record, turns: Sequence[Turn | None] | None = None) -> list[Finding]:

@@ -58,19 +58,20 @@ def resolve(out: str | os.PathLike[str]) -> Path:
 
 
 def check_output(out: str | os.PathLike[str], inputs: Sequence[str | os.PathLike[str]] = (),
-                 force: bool = False, in_place: bool = False) -> Path:
+                 force: bool = False, in_place: bool = False, hint: str = "") -> Path:
     """The resolved output path (see :func:`resolve`), once it is safe to write.
 
     Raises:
         OutputError: the folder is missing; ``out`` is one of ``inputs``
-            (without ``in_place``), a read-only file (without ``force``), a
+            (without ``in_place``; ``hint`` is added to the message, e.g.
+            ``" (use --in-place)"``), a read-only file (without ``force``), a
             folder or a device, or already exists (without ``force``).
     """
     path = resolve(out)
     shown = one_line(str(out))
     same = path.exists() and any(Path(i).exists() and path.samefile(i) for i in inputs)
     if same and not in_place:
-        raise OutputError(f"{shown}: refusing to overwrite the input file (use --in-place)")
+        raise OutputError(f"{shown}: refusing to overwrite the input file{hint}")
     if path.is_dir():
         raise OutputError(f"{shown}: is a folder")
     if path.exists() and not path.is_file():

@@ -58,7 +58,9 @@ have at most a few hundred; only pathological boards have more, and would take m
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """The engine's parameters: K candidates, S sampled racks, and the seed mixed into each position's."""
+    """The engine's parameters: K candidates, S sampled racks, and the weight
+    of the tiles kept (0: not counted). The samples' seed is the position's
+    (see :func:`judge`), not a setting."""
 
     candidates: int = CANDIDATES
     samples: int = SAMPLES
@@ -140,11 +142,13 @@ def judge(cells: dict[int, int], moves: Sequence[RawMove], rack: Sequence[int], 
 
     ``pool``: the tiles the mover has not seen, a tile per copy; ``reply_rack``:
     the next player's rack size; ``bag``: the bag's count before the move
-    (``None``: unknown, taken as not empty). Ties in value go to the higher
-    score. A candidate is dropped (not listed) as soon as it cannot beat the
-    best value found so far: its value is at most its score (plus the kept
-    tiles' part) less the replies summed so far, since no reply is negative.
-    The first listed is the engine's choice either way.
+    (``None``: unknown, taken as not empty). Among the candidates, ties in
+    value go to the higher score. A candidate is dropped (not listed) as soon
+    as it cannot beat the best value found so far: its value is at most its
+    score (plus the kept tiles' part) less the replies summed so far, since
+    no reply is negative. So a candidate that only ties the ``played`` move,
+    judged first, is dropped: the move played keeps a tie (its value lost is
+    0 either way). The first listed is the engine's choice.
 
     Raises:
         TooManyMoves: a reply position has more than :data:`REPLY_LIMIT` moves.

@@ -65,7 +65,7 @@ def board_view(history: History, turn: int | None = None, analysis: Analysis | N
     """
     from .analysis import open_five_risks, open_fives, recorded_missed_qwirkle
 
-    count = len(history.record.turns)
+    count = len(history.turns)
     n = count if turn is None else turn
     if not 0 <= n <= count:
         raise BoardUnknown(f"--turn must be 0 to {count}, not {n}")
@@ -74,14 +74,17 @@ def board_view(history: History, turn: int | None = None, analysis: Analysis | N
         raise BoardUnknown(f"the board after turn {n} is not known (an earlier turn's tiles are not recorded)")
     if n == 0:
         return BoardView(state.board, 0)
-    played = history.record.turns[n - 1]
-    if analysis is not None:
-        missed = analysis.turns[n - 1].missed_qwirkle
+    played = history.turns[n - 1]
+    if played is None:  # an unreadable turn: no move to outline
+        return BoardView(state.board, n)
+    judged = None if analysis is None else next((t for t in analysis.turns if t.turn == n), None)
+    if judged is not None:
+        missed = judged.missed_qwirkle
         ghosts = missed.tiles if missed is not None else ()
     else:
         ghosts = recorded_missed_qwirkle(played)
-    if analysis is not None:
-        risky = analysis.turns[n - 1].open_fives
+    if judged is not None:
+        risky = judged.open_fives
     else:
         fives = open_fives(state.board.cells, [p.key for p in played.tiles or ()])
         risky = open_five_risks(state, played.player, fives, len(history.record.players))[0] if fives else ()

@@ -36,14 +36,16 @@ _POINTS = re.compile(r"[0-9]{1,15}")
 
 
 def separator(text: str) -> str:
-    """The cell separator of a sheet: ``;`` when its first line holds more
-    of them than commas (as spreadsheets write in many countries), else ``,``.
+    """The cell separator of a sheet: ``;`` when its first row holds more of
+    them than commas outside quoted cells (as spreadsheets write in many
+    countries), else ``,``.
 
-    >>> separator("Ana;Ben\\n4;6\\n")
-    ';'
+    >>> separator("Ana;Ben\\n4;6\\n"), separator('"Smith, John";"Doe, Jane"\\n'), separator("Dupont, Ana;Ben,Cy\\n")
+    (';', ';', ',')
     """
     first = next((line for line in text.split("\n") if line.strip()), "")
-    return ";" if first.count(";") > first.count(",") else ","
+    outside = "".join(part for i, part in enumerate(first.split('"')) if i % 2 == 0)  # "" inside quotes pairs up too
+    return ";" if outside.count(";") > outside.count(",") else ","
 
 
 def _column(n: int) -> str:

@@ -97,9 +97,11 @@ def page_data(history: History, analysis: Analysis, title: str = "", rescoring: 
     if rescoring is None:
         rescoring = rescore(history)
     by_turn = {t.turn: t for t in analysis.turns}
-    states: list[GameState] = [history.initial] + [r.state for r in history.results if r.state is not None]
-    if len(states) != len(history.results) + 1:
+    if history.results and history.results[-1].state is None:
         raise ValueError("the page needs a history with a state after every turn (replay with positions=True)")
+    if len(history.results) != len(history.turns):
+        raise ValueError("the page needs a record whose every turn could be read")
+    states: list[GameState] = [history.state(n) for n in range(len(history.turns) + 1)]
 
     everything: set[int] = set()
     for s in states:
@@ -116,7 +118,8 @@ def page_data(history: History, analysis: Analysis, title: str = "", rescoring: 
         cells = _cells(s)
         added = sorted(k for k, t in cells.items() if before.get(k) != t)
         removed = sorted(k for k in before if k not in cells)
-        pov = record.turns[n].player if n < len(record.turns) else -1
+        turn = history.turns[n] if n < len(history.turns) else None
+        pov = turn.player if turn is not None else -1
         known = s.board_known
         out_states.append({
             "known": known,

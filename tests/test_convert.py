@@ -55,7 +55,7 @@ def test_what_is_left_out_is_said(tmp_path: Path) -> None:
     (["game.txt", "-o", "out.json"], "cannot tell the input form from the name: use one of .json, .jsonl, .qgn, .csv"),
     (["game.qgn", "-o", "out.csv"], "cannot tell the output form from the name: use one of .json, .jsonl, .qgn"),
     (["missing.qgn", "-o", "out.json"], "no such file"),
-    (["game.qgn", "-o", "game.qgn"], "refusing to overwrite the input file"),
+    (["game.qgn", "-o", "game.qgn"], "refusing to overwrite the input file\n"),  # (convert has no --in-place)
     (["game.qgn", "-o", "taken.json"], "exists"),
 ])
 def test_conversions_that_cannot_run_exit_2(tmp_path: Path, args: list[str], words: str,

@@ -491,3 +491,26 @@ def test_unseen_tiles_from_a_seats_point_of_view() -> None:
     assert unseen[rc] == 2 and unseen[bd] == 2 and unseen[oc] == 2 and unseen[ys] == 3
     assert sum(unseen) == 108 - 2 - 6  # the board and Ana's rack
     assert sum(state.unseen(1)) == 108 - 2  # Ben knows only the board
+
+
+def test_states_count_unreadable_turns_too() -> None:
+    from qwirkle_tools.analysis import analyse
+    from qwirkle_tools.record import from_data_lenient
+
+    data = simulated(2, 5)
+    clean = replay(from_data(data))
+    for k in (2, 9):
+        data["turns"][k] = {"player": data["turns"][k]["player"], "action": "jump"}  # unreadable
+    record, turns = from_data_lenient(data)
+    assert record is not None and turns[2] is None and turns[9] is None
+    history = replay(record, turns)
+    assert len(history.turns) == len(data["turns"]) and len(history.results) == len(data["turns"]) - 2
+    assert history.state(2).board == clean.state(2).board  # before the first unreadable turn: as played
+    assert not history.state(3).board_known  # after it, the board is no longer known
+    assert history.before(2) is history.state(2)
+    assert history.known_rack(2) == (None, "unknown")
+    judged = analyse(history)  # every readable turn, each against its own position
+    assert [t.turn for t in judged.turns] == [r.index + 1 for r in history.results]
+    assert 3 not in [t.turn for t in judged.turns] and 10 not in [t.turn for t in judged.turns]
+    with pytest.raises(IndexError):
+        history.state(len(data["turns"]) + 1)

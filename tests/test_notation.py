@@ -290,3 +290,12 @@ def test_any_names_survive_in_the_header_and_the_turns(names: list[str]) -> None
     record = from_data({"format": "qwirkle-record", "version": 1, "players": [{"name": n} for n in names],
                         "turns": [{"player": p, "action": "place", "score": p + 1} for p in range(len(names))]})
     assert_round_trips(record)
+
+
+@pytest.mark.parametrize("doc", ["README.md", "docs/notation.md"])
+def test_the_documented_example_is_a_valid_game(doc: str) -> None:
+    text = (SAMPLES.parent / doc).read_text()
+    start = text.index("Event: Club night\nDate: 2026-11-29\nPlayers: Ana, Ben\n")
+    example = text[start:text.index("```", start)]
+    report = check_source(Source("example.qgn", 0, example.encode()))
+    assert report.findings == () and len(parse_qgn(example).data["turns"]) == 6

@@ -39,6 +39,7 @@ def test_semicolons_a_byte_order_mark_quotes_and_a_total_row() -> None:
     assert report.record is not None and report.record.names == ("Ana", "Ben; the elder")
     assert report.record.result is not None and report.record.result.scores == (5, 7)
     assert separator("a;b,c;d\n") == ";" and separator("Dupont, Ana,Ben\n") == ","
+    assert separator("\"Smith, John\";\"Doe, Jane\"\n") == ";"
 
 
 def test_totals_are_checked_like_a_result() -> None:

@@ -640,10 +640,10 @@ def legal_moves(history: History, turn: int, rack: Sequence[int] | None = None) 
         raise AnalysisError(f"the board before turn {turn} is not known (an earlier turn's tiles are not recorded)")
     if rack is not None:
         if len(rack) > RACK_SIZE:
-            raise AnalysisError(f"a rack holds at most {RACK_SIZE} tiles, not {len(rack)}")
+            raise AnalysisError(f"--rack: a rack holds at most {RACK_SIZE} tiles, not {len(rack)}")
         many = [t for t in set(rack) if list(rack).count(t) > COPIES]
         if many:
-            raise AnalysisError(f"the game has {COPIES} of each tile; the rack holds {list(rack).count(many[0])} "
+            raise AnalysisError(f"--rack: the game has {COPIES} of each tile; the rack holds {list(rack).count(many[0])} "
                                 f"{TILES[many[0]]}")
     else:
         if turn == last:

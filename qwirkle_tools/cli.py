@@ -152,9 +152,8 @@ def validate(
         elif not quiet and report.findings:
             bar.close()
             for f in report.findings:
-                _out(f.line(report.where))
-                for line in f.excerpt.splitlines():  # a mistake in hand-written text: the line, a caret
-                    _out(f"    {line}")
+                for line in f.lines(report.where):  # (with the excerpt of a mistake in hand-written text)
+                    _out(line)
 
     if format is Format.json:
         sys.stdout.write('{"records": [')

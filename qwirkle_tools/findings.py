@@ -44,6 +44,11 @@ class Finding:
         turn = f"turn {self.turn}: " if self.turn is not None else " "
         return f"{one_line(where)}:{turn}{self.code}: {self.message}"
 
+    def lines(self, where: str) -> list[str]:
+        """The finding's :meth:`line`, and under it, indented, its excerpt
+        (the line of hand-written text and a caret), as ``validate`` prints it."""
+        return [self.line(where), *(f"    {line}" for line in self.excerpt.splitlines())]
+
     def to_data(self) -> dict[str, object]:
         data: dict[str, object] = {
             "code": self.code,

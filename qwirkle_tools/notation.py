@@ -36,10 +36,10 @@ from typing import NamedTuple
 from .board import Placement
 from .findings import Finding, excerpt, make
 from .jsontext import JSON, parse_json
-from .record import Parsed, Record, Turn
+from .record import Parsed, Record, Turn, placement_data
 from .rules import DEFAULT_RULES
 from .safetext import json_text
-from .tiles import TILES, Tile, format_tiles
+from .tiles import BY_TEXT, Tile, format_tiles
 
 SUFFIX = ".qgn"
 
@@ -55,8 +55,6 @@ _INT = re.compile(r"-?[0-9]+")
 _DIGITS = re.compile(r"[0-9]+")
 _SPACE = re.compile(r"\s*")
 _WORD = re.compile(r'[^\s"{]+')
-_TILES: dict[str, Tile] = {text: t for t in TILES for text in (t.short, t.name)}
-"""A tile by its short or long form, in lower case."""
 _SCORES = re.compile(r"[0-9]+(?:-[0-9]+)*")
 MAX_DIGITS = 15
 """Longest number read; a longer one is a mistake, not a score."""
@@ -267,7 +265,7 @@ class _Reader:
         elif name == "result":
             self.result = self.read_result(line, value_at)
         elif name == "setup-board":
-            self.setup["board"] = [_placement_data(_placement(t)) for t in tokens(line, value_at)]
+            self.setup["board"] = [placement_data(_placement(t)) for t in tokens(line, value_at)]
         elif name == "setup-bag":
             self.setup["bag"] = self.read_tiles_or_count(list(tokens(line, value_at)), 108, column)
         elif name == "setup-racks":
@@ -450,7 +448,7 @@ class _TurnReader:
         elif "@" in word:
             placed = []
             while (t := self.peek()) is not None and t.kind == "word" and "@" in t.text:
-                placed.append(_placement_data(_placement(self.next())))
+                placed.append(placement_data(_placement(self.next())))
             turn["action"] = "place"
             turn["tiles"] = placed
         else:
@@ -489,7 +487,7 @@ def _tile(t: Token) -> Tile:
 
 
 def _tile_at(text: str, column: int) -> Tile:
-    found = _TILES.get(text) or _TILES.get(text.lower())
+    found = BY_TEXT.get(text) or BY_TEXT.get(text.lower())
     if found is None:
         shown = text if len(text) <= 30 else text[:27] + "..."
         raise _Mistake(column, f"expected a tile like rc or red-circle, got {shown!r}")
@@ -505,10 +503,6 @@ def _placement(t: Token) -> Placement:
         raise _Mistake(at, f"expected a cell like 0,-1 after '@', got {where!r}")
     return Placement(tile, _number(x, at, "a column (x)", signed=True),
                      _number(y, at + len(x) + 1, "a row (y)", signed=True))
-
-
-def _placement_data(p: Placement) -> dict[str, JSON]:
-    return {"tile": str(p.tile), "x": p.x, "y": p.y}
 
 
 def _number(text: str, column: int, what: str, most: int | None = None, signed: bool = False) -> int:

@@ -93,33 +93,34 @@ def parse_sheet(text: str) -> Parsed:
     data: dict[str, JSON] = {"format": "qwirkle-record", "version": 1,
                              "players": [{"name": name or f"seat {i + 1}"} for i, name in enumerate(names)]}
 
+    def beyond(r: int, extra: list[str], first: int, what: str) -> None:
+        for col, cell in enumerate(extra, first):
+            if cell:
+                mistake(r, col, f"a {what} beyond the last player's column ({n} players)")
+
+    def padded(row: list[str]) -> list[str]:
+        return row[:n] + [""] * (n - len(row))
+
     body = rows[1:]
+    result: dict[str, JSON] | None = None
     if body and body[-1] and body[-1][0].lower().rstrip(":") in TOTAL:
         total_row = len(rows)
         totals: list[JSON] = []
         written = body.pop()[1:]
-        for col in range(1, max(n, len(written)) + 1):
-            cell = written[col - 1] if col <= len(written) else ""
-            if col > n:
-                if cell:
-                    mistake(total_row, col + 1, f"a total beyond the last player's column ({n} players)")
-                continue
+        for col, cell in enumerate(padded(written), 1):
             if _POINTS.fullmatch(cell) and int(cell) <= MAX_POINTS:
                 totals.append(int(cell))
             else:
                 mistake(total_row, col + 1, f"expected {names[col - 1]}'s total, a whole number; got {cell!r}",
                         f"/result/scores/{col - 1}")
+        beyond(total_row, written[n:], n + 2, "total")
         if len(totals) == n:
-            data["result"] = {"scores": totals}
+            result = {"scores": totals}
 
     cells: list[tuple[int, int, str]] = []  # (row, column, text) in the order the turns were played
     for r, row in enumerate(body, 2):
-        for col, cell in enumerate(row, 1):
-            if col > n:
-                if cell:
-                    mistake(r, col, f"a cell beyond the last player's column ({n} players)")
-                continue
-        cells.extend((r, col, row[col - 1] if col <= len(row) else "") for col in range(1, n + 1))
+        beyond(r, row[n:], n + 1, "cell")
+        cells.extend((r, col, cell) for col, cell in enumerate(padded(row), 1))
     last = max((i for i, (_, _, cell) in enumerate(cells) if cell), default=-1)
     turns: list[JSON] = []
     broken: set[int] = set()
@@ -142,9 +143,8 @@ def parse_sheet(text: str) -> Parsed:
         broken.add(i)
         turns.append({"player": seat, "action": "pass"})  # a stand-in
     data["turns"] = turns
-    if "result" in data:
-        data["turns"] = turns
-        data["result"] = data.pop("result")  # after the turns, as records write it
+    if result is not None:
+        data["result"] = result
     return Parsed(data, tuple(findings), frozenset(broken))
 
 

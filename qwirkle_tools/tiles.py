@@ -87,7 +87,7 @@ class Tile(int):
         Raises:
             TileError: the text names no tile; the message quotes it.
         """
-        found = _BY_TEXT.get(text.strip().lower())
+        found = BY_TEXT.get(text.strip().lower())
         if found is None:
             raise TileError(
                 f"unknown tile {text!r}: write colour-shape (e.g. red-circle) "
@@ -153,4 +153,6 @@ TILES: tuple[Tile, ...] = tuple(Tile(i) for i in range(36))
 """The 36 distinct tiles, in colour-major order."""
 BY_NAME: dict[str, Tile] = {n: TILES[i] for i, n in enumerate(_NAMES)}
 """Long name to tile, for the record reader's fast path."""
-_BY_TEXT: dict[str, Tile] = {**BY_NAME, **{s: TILES[i] for i, s in enumerate(_SHORT)}}
+BY_TEXT: dict[str, Tile] = {**BY_NAME, **{s: TILES[i] for i, s in enumerate(_SHORT)}}
+"""Long name or two-letter short form (both in lower case) to tile: what
+:meth:`Tile.parse` reads, for readers that look tiles up many at a time."""

@@ -218,30 +218,37 @@ def check_source(source: Source, keep_record: bool = True, exact: bool = False,
     not ``None`` the record is replayed into a history, which the report
     keeps (with a state per turn if ``positions``), so that whoever needs
     the replay does not replay again."""
-    if source.text is None:
-        return Report(source.path, source.index, (make(
-            "too-large", None, "", f"{source.size:,} bytes; the limit is {MAX_FILE_BYTES:,}"),))
-    if source.form != "json":
-        parsed = parse_written(source.text, source.form)
-        if not parsed.data:
-            return Report(source.path, source.index, parsed.findings)
-        record, findings, history = _check(parsed.data, positions, parsed.broken)
-        findings = [*parsed.findings, *findings]
-        if not keep_record and not findings:
-            record = None
-        return Report(source.path, source.index, tuple(findings), record, history)
-    data, problem = parse_source(source.text, exact)
-    if problem is not None:
-        return Report(source.path, source.index, (problem,))
-    record, findings, history = _check(data, positions)
-    if not exact and findings and inexact_integers(source.text):
+    read, data, problems, broken = _source_data(source, exact)
+    if not read:
+        return Report(source.path, source.index, problems)
+    record, findings, history = _check(data, positions, broken)
+    if source.form == "json" and not exact and findings and source.text is not None and \
+            inexact_integers(source.text):
         # an integer beyond 64 bits, read as a float, may be what is wrong: read
         # it exactly, so that the findings are those of the exact reading
-        data, _ = parse_source(source.text, exact=True)
+        _, data, _, _ = _source_data(source, exact=True)
         record, findings, history = _check(data, positions)
+    findings = [*problems, *findings]
     if not keep_record and not findings:
         record = None
     return Report(source.path, source.index, tuple(findings), record, history)
+
+
+def _source_data(source: Source, exact: bool) -> tuple[bool, object, tuple[Finding, ...], frozenset[int]]:
+    """Whether a record's text could be read into data at all (JSON, a game
+    in the notation, a score sheet), the data, the findings of reading it
+    (a mistake in hand-written text leaves the rest readable), and the turns
+    left unread (see :class:`~qwirkle_tools.record.Parsed`)."""
+    if source.text is None:
+        return False, None, (make("too-large", None, "",
+                                  f"{source.size:,} bytes; the limit is {MAX_FILE_BYTES:,}"),), frozenset()
+    if source.form != "json":
+        parsed = parse_written(source.text, source.form)
+        return bool(parsed.data), parsed.data, parsed.findings, parsed.broken
+    data, problem = parse_source(source.text, exact)
+    if problem is not None:
+        return False, None, (problem,), frozenset()
+    return True, data, (), frozenset()
 
 
 def record_files(path: Path) -> list[Path]:
@@ -414,11 +421,7 @@ class UnreadableRecord(QwirkleError):
     @property
     def details(self) -> tuple[str, ...]:
         """Each finding's line, and under it the excerpt of a mistake in hand-written text."""
-        out: list[str] = []
-        for f in self.findings:
-            out.append(f.line(self.where))
-            out.extend(f"    {line}" for line in f.excerpt.splitlines())
-        return tuple(out)
+        return tuple(line for f in self.findings for line in f.lines(self.where))
 
 
 def read_record(path: str | os.PathLike[str]) -> Record:
@@ -450,18 +453,9 @@ def read_records(path: str | os.PathLike[str]) -> list[Record]:
 
 def _read(source: Source) -> Record:
     where = f"{source.path}:{source.index}" if source.index else source.path
-    if source.text is None:
-        raise UnreadableRecord(where, (make("too-large", None, "",
-                                            f"{source.size:,} bytes; the limit is {MAX_FILE_BYTES:,}"),))
-    if source.form != "json":
-        parsed = parse_written(source.text, source.form)
-        data: object = parsed.data
-        problems = parsed.findings
-    else:
-        data, problem = parse_source(source.text, exact=True)
-        problems = () if problem is None else (problem,)
+    _, data, problems, _ = _source_data(source, exact=True)
     if problems:
-        raise UnreadableRecord(where, tuple(problems))
+        raise UnreadableRecord(where, problems)
     findings = schema.check(data)
     if findings:
         raise UnreadableRecord(where, tuple(findings))

@@ -151,6 +151,8 @@ class SeatView:
     turns: tuple[Turn, ...]
     rules: Rules = DEFAULT_RULES
     over: bool = False
+    names: tuple[str, ...] = ()
+    setup: Setup | None = None
 
     def legal_moves(self) -> list[Move]:
         """The seat's legal moves, as :meth:`Game.legal_moves` lists them (empty
@@ -158,6 +160,43 @@ class SeatView:
         if self.over or self.seat != self.to_move:
             return []
         return _legal(self.board.cells, list(self.rack), self.bag, self.rules)
+
+    def record(self) -> Record:
+        """The game so far as the seat may know it, in the record format (no result)."""
+        names = self.names or tuple(f"Player {p + 1}" for p in range(len(self.rack_sizes)))
+        return Record(tuple(Player(n) for n in names), self.turns, self.rules, self.setup,
+                      has_rules=self.rules != DEFAULT_RULES)
+
+    @classmethod
+    def from_record(cls, record: Record, seat: int, rack: Sequence[int]) -> SeatView:
+        """The view of ``seat``, holding ``rack``, after a record's turns: what a bot
+        rebuilds from the protocol's ``position`` and ``rack`` (see ``docs/bots.md``).
+
+        Raises:
+            ValueError: the seat does not exist, the record has errors, the board
+                is not known, or the rack does not fit what the board leaves.
+        """
+        if not 0 <= seat < len(record.players):
+            raise ValueError(f"seat {seat} does not exist: the game has {len(record.players)} players")
+        history = replay(record)
+        errors = [f for f in history.findings if f.severity == "error"]
+        if errors:
+            raise ValueError(f"the position has {count(len(errors), 'error')}, the first: {errors[0]}")
+        state = history.final
+        assert state is not None
+        if not state.board_known:
+            raise ValueError("the position's board is not known (a turn's tiles are not recorded)")
+        unseen = [COPIES] * len(TILES)
+        for t in (*state.board.cells.values(), *rack):
+            unseen[t] -= 1
+        if min(unseen) < 0:
+            raise ValueError(f"the rack {tile_names(rack)} holds a tile whose copies are all on the board")
+        sizes = tuple(len(rack) if p == seat else (s if s is not None else RACK_SIZE)
+                      for p, s in enumerate(state.rack_sizes))
+        bag = state.bag if state.bag is not None else max(0, sum(unseen) - sum(sizes) + len(rack))
+        return cls(seat, state.to_move if state.to_move is not None else seat, state.board, _tiles(rack), sizes,
+                   bag, state.scores, tuple(unseen), record.turns, record.rules, state.ended is not None,
+                   record.names, record.setup)
 
 
 class _Undo:
@@ -331,7 +370,7 @@ class Game:
             unseen[t] -= 1
         return SeatView(seat, self._to_move, self.board, self.racks[seat], tuple(len(r) for r in self._racks),
                         len(self._bag), self.scores, tuple(unseen), tuple(_hide(t, seat) for t in self.turns),
-                        self.rules, self.is_over())
+                        self.rules, self.is_over(), self.names, _hide_setup(self._setup, seat))
 
     # -- moves ------------------------------------------------------------------
 
@@ -578,6 +617,16 @@ def _missing(rack: Sequence[int], tiles: Sequence[int]) -> int | None:
 
 def _tiles(tiles: Iterable[int]) -> tuple[Tile, ...]:
     return tuple(TILES[t] for t in tiles)
+
+
+def _hide_setup(setup: Setup | None, seat: int) -> Setup | None:
+    """A setup as ``seat`` saw it: the other racks as their sizes, the bag as its count."""
+    if setup is None:
+        return None
+    racks = None if setup.racks is None else tuple(
+        r if p == seat or isinstance(r, int) else len(r) for p, r in enumerate(setup.racks))
+    bag = setup.bag if setup.bag is None or isinstance(setup.bag, int) else len(setup.bag)
+    return Setup(setup.board, bag, racks, setup.scores, setup.extra)
 
 
 def _hide(turn: Turn, seat: int) -> Turn:

@@ -13,7 +13,9 @@ modules are:
 * :mod:`~qwirkle_tools.game`: a game to play: deal, legal moves, push and pop;
 * :mod:`~qwirkle_tools.validate`: files, folders and corpora to findings;
 * :mod:`~qwirkle_tools.rescore`: per-turn score tables and corrected records;
-* :mod:`~qwirkle_tools.simulate`: self-play games.
+* :mod:`~qwirkle_tools.simulate`: self-play games;
+* :mod:`~qwirkle_tools.bots`, :mod:`~qwirkle_tools.qbp`, :mod:`~qwirkle_tools.match`: players,
+  the bot protocol, matches.
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ reason in the result's ``x-forfeit`` (``{"seat": S, "code": ..., "reason": ...}`
 records): wins, draws, losses and forfeits per player, the score rate with
 a Wilson 95 % interval, the mean margin with a 95 % interval, and the pairs
 (both won, split, both lost). :class:`Sprt` is the sequential probability
-ratio test between two Elo hypotheses (the normal approximation of the
-generalised SPRT that chess testing frameworks use), tested after each pair.
+ratio test between two Elo hypotheses (Wald's, on the games' results),
+tested after each pair.
 """
 
 from __future__ import annotations
@@ -320,12 +320,12 @@ class Sprt:
     """The sequential probability ratio test of H0: A is ``elo0`` stronger than B,
     against H1: ``elo1`` (logistic Elo), with error rates ``alpha`` and ``beta``.
 
-    The log-likelihood ratio is the generalised SPRT's normal approximation over
-    the games' results (1, 0.5, 0): ``n (s1 - s0) (2 m - s0 - s1) / (2 v)``, with
-    ``m`` and ``v`` the results' mean and variance (with half a game of each result
-    added) and ``s0``, ``s1`` the expected
-    scores of the two hypotheses; it decides once it leaves
-    ``(log(beta / (1 - alpha)), log((1 - beta) / alpha))``.
+    Wald's test on each game's result ``r`` (1 a win, 0.5 a draw, 0 a loss):
+    the log-likelihood ratio adds ``r log(s1 / s0) + (1 - r) log((1 - s1) / (1 - s0))``
+    a game, ``s0`` and ``s1`` being the expected scores of the two hypotheses
+    (a draw counts as half a win and half a loss); it decides once it leaves
+    ``(log(beta / (1 - alpha)), log((1 - beta) / alpha))``. It needs no estimate of
+    the results' variance, so a short run of equal results does not decide early.
     """
 
     elo0: float
@@ -349,18 +349,10 @@ class Sprt:
         return cls(elo0, elo1)
 
     def llr(self, results: Sequence[float]) -> float:
-        n = len(results)
-        if n == 0:
-            return 0.0
-        # half a win, a draw and a loss added: a run of equal results is sure, not infinitely sure
-        counts = {1.0: 0.5, 0.5: 0.5, 0.0: 0.5}
-        for r in results:
-            counts[r] += 1
-        total = sum(counts.values())
-        mean = sum(r * c for r, c in counts.items()) / total
-        var = sum(c * (r - mean) ** 2 for r, c in counts.items()) / total
+        """The log-likelihood ratio of H1 to H0 over the games' results (1, 0.5, 0)."""
         s0, s1 = _expected(self.elo0), _expected(self.elo1)
-        return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
+        win, loss = math.log(s1 / s0), math.log((1 - s1) / (1 - s0))
+        return sum(r * win + (1 - r) * loss for r in results)
 
     @property
     def bounds(self) -> tuple[float, float]:

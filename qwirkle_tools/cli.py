@@ -18,7 +18,7 @@ import os
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, NoReturn, TypeVar
 
 import typer
 
@@ -26,7 +26,12 @@ from .errors import QwirkleError
 from .safetext import json_text, one_line
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from matplotlib.figure import Figure
+
+    from .jsontext import JSON
+    from .record import Record
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 3
 
@@ -205,20 +210,20 @@ def rescore(
         qwirkle rescore sample_games/296-295.json -o fixed.json
     """
     from .engine import replay
-    from .record import dumps
     from .rescore import corrected
     from .rescore import rescore as run
     from .validate import read_record
 
-    target = _target(output, file, in_place, force)
+    where = _record_target(output, file, in_place, force)
     history = replay(read_record(file), positions=False)
     rescoring = run(history)
+    text = None if where is None else _record_text(corrected(history), where)  # refused before any output
     if format is Format.json:
         _out(json_text(rescoring.to_data(), indent=2))
     else:
         _out(rescoring.text())
-    if target is not None:
-        _write(target, dumps(corrected(history)), force or in_place)
+    if where is not None and text is not None:
+        _write(where.path, text, force or in_place)
     raise typer.Exit(EXIT_FINDINGS if rescoring.wrong else EXIT_OK)
 
 
@@ -235,6 +240,33 @@ def _target(output: Path | None, file: Path | None, in_place: bool | None, force
         return None
     return check_output(output, [file] if file is not None else [], force=force, in_place=bool(in_place),
                         hint="" if in_place is None else " (use --in-place)")
+
+
+class _RecordOut(NamedTuple):
+    path: Path  # resolved, to write
+    form: str  # .json, .jsonl or .qgn
+    shown: str  # as the user named it, for messages
+
+
+def _record_target(output: Path | None, file: Path, in_place: bool, force: bool,
+                   analysis: bool = False) -> _RecordOut | None:
+    """Where to write a record (see :func:`_target`) and in which form: the
+    one the output's name asks for, or with ``in_place`` the one FILE was
+    read in (see :func:`qwirkle_tools.convert.output_form`)."""
+    from .convert import output_form
+
+    target = _target(output, file, in_place, force)
+    if target is None:
+        return None
+    named = file if in_place or output is None else output
+    return _RecordOut(target, output_form(named, file if in_place else None, analysis), str(named))
+
+
+def _record_text(record: Record | Mapping[str, JSON], out: _RecordOut) -> str:
+    """The record's text in the form :func:`_record_target` chose."""
+    from .convert import written
+
+    return written([record], out.form, name=out.shown).text
 
 
 def _write(target: Path, text: str | bytes, replace: bool) -> None:
@@ -433,6 +465,7 @@ def simulate(
     """
     from functools import partial
 
+    from .convert import output_form
     from .corpus import ordered_map
     from .fileio import AtomicFile
     from .progress import Progress
@@ -444,6 +477,8 @@ def simulate(
         _fail(f"--policy: {exc}")
     target = _target(output, None, None, force)
     assert target is not None
+    if output_form(output) != ".jsonl":
+        _fail(f"{output}: simulate writes a corpus, one record a line: give a .jsonl file")
     bar = Progress(games, sys.stderr, sys.stderr.isatty() if progress is None else progress)
     per_seat = policies[0] if "," not in policy else policies
     play = partial(simulate_line, players=players, seed=seed, policy=per_seat)
@@ -498,18 +533,18 @@ def annotate(
     """
     from .analysis import analyse, analysis_data, annotated, summary_text
     from .engine import replay
-    from .record import dumps
     from .validate import read_record
 
-    target = _target(output, file, in_place, force)
+    where = _record_target(output, file, in_place, force, analysis=True)  # (never a .qgn: before the work)
     history = replay(read_record(file))
     analysis = analyse(history, "lookahead" if engine is Engine.lookahead else "greedy")
+    text = None if where is None else _record_text(annotated(history, analysis), where)
     if format is Format.json:
         _out(json_text(analysis_data(analysis), indent=2))
     else:
         _out(summary_text(analysis))
-    if target is not None:
-        _write(target, dumps(annotated(history, analysis)), force or in_place)
+    if where is not None and text is not None:
+        _write(where.path, text, force or in_place)
 
 
 def _save_figure(fig: Figure, target: Path, replace: bool) -> None:

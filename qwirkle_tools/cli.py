@@ -62,7 +62,22 @@ def _fail(message: str) -> NoReturn:
 
 
 def _out(line: str) -> None:
-    sys.stdout.write(line + "\n")
+    _emit(line + "\n")
+
+
+def _emit(text: str) -> None:
+    """Write to standard output; what the system refuses there (a full disk)
+    is an :class:`~qwirkle_tools.fileio.OutputError` saying so (a closed pipe
+    is left to the launcher, which ends quietly)."""
+    try:
+        sys.stdout.write(text)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        from .fileio import cannot_write
+
+        silence_stdout()  # what is left must not fail again at exit
+        raise cannot_write("standard output", exc) from None
 
 
 def _wrote(path: Path) -> None:
@@ -77,7 +92,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 def command(fn: F) -> F:
     """An app command whose library errors become a message and an exit code:
     every :class:`~qwirkle_tools.errors.QwirkleError` (details first, then
-    ``qwirkle: MESSAGE``, exit code as the error says)."""
+    ``qwirkle: MESSAGE``, exit code as the error says), and any other
+    :class:`OSError`, which is the system's refusal, not a bug (one line, exit 2)."""
 
     @functools.wraps(fn)
     def run(*args: Any, **kwargs: Any) -> Any:
@@ -88,9 +104,31 @@ def command(fn: F) -> F:
                 typer.echo(one_line(line), err=True)
             typer.echo(f"qwirkle: {one_line(str(exc))}", err=True)
             raise typer.Exit(exc.exit_code) from None
+        except BrokenPipeError:
+            raise  # the reader went away (| head): the launcher ends quietly
+        except OSError as exc:  # the system refused, where no library call named the file
+            _fail(_refused(exc))
 
     app.command()(run)
     return fn
+
+
+def _refused(exc: OSError) -> str:
+    """The message for what the system refused, where no library call said
+    which output (those raise :class:`~qwirkle_tools.fileio.OutputError`):
+    the file the error names, if any, and the system's reason."""
+    reason = exc.strerror or str(exc)
+    return f"{exc.filename}: {reason}" if exc.filename is not None else f"cannot go on: {reason}"
+
+
+def silence_stdout() -> None:
+    """Send what is left for standard output, which cannot take it, to the null device."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError):  # no file descriptor (a test's captured output)
+        pass
 
 
 DASK_HELP = ("Run on a Dask cluster: 'local' starts one on this machine (--jobs workers, default one per core), "
@@ -152,7 +190,7 @@ def validate(
     def show(report: Report) -> None:
         nonlocal first
         if format is Format.json:
-            sys.stdout.write(("" if first else ",") + "\n  " + json_text(report.to_data()))
+            _emit(("" if first else ",") + "\n  " + json_text(report.to_data()))
             first = False
         elif not quiet and report.findings:
             bar.close()
@@ -161,7 +199,7 @@ def validate(
                     _out(line)
 
     if format is Format.json:
-        sys.stdout.write('{"records": [')
+        _emit('{"records": [')
     try:
         if dask is not None:
             for block in blocks:
@@ -177,14 +215,14 @@ def validate(
     except QwirkleError as exc:  # an input (or the cluster) fails while running
         bar.close()
         if format is Format.json:
-            sys.stdout.write("\n]}\n")
+            _emit("\n]}\n")
         _fail(str(exc))
     finally:
         bar.close()
         if dask is not None:
             blocks.close()  # the blocks under way are cancelled, a local cluster closed
     if format is Format.json:
-        sys.stdout.write("\n], \"summary\": " + json_text(tally.to_data()) + "}\n")
+        _emit("\n], \"summary\": " + json_text(tally.to_data()) + "}\n")
     else:
         _out(tally.text())
     raise typer.Exit(EXIT_FINDINGS if tally.invalid else EXIT_OK)
@@ -310,9 +348,9 @@ def moves(
             _fail(f"--rack: {exc}")
     found = legal_moves(replay(read_record(file)), turn, tiles)
     for chunk in found.json_chunks(limit) if format is Format.json else found.lines(limit):
-        sys.stdout.write(chunk if format is Format.json else chunk + "\n")
+        _emit(chunk if format is Format.json else chunk + "\n")
     if format is Format.json:
-        sys.stdout.write("\n")
+        _emit("\n")
 
 
 class TableFormat(str, enum.Enum):
@@ -739,5 +777,8 @@ def _main(
     if version:
         from .version import __version__
 
-        _out(f"qwirkle-tools {__version__}")
+        try:
+            _out(f"qwirkle-tools {__version__}")
+        except QwirkleError as exc:  # (no command's wrapper here)
+            _fail(str(exc))
         raise typer.Exit(0)

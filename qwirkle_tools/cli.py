@@ -18,7 +18,7 @@ import os
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, NoReturn, TypeVar
 
 import typer
 
@@ -26,7 +26,12 @@ from .errors import QwirkleError
 from .safetext import json_text, one_line
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from matplotlib.figure import Figure
+
+    from .jsontext import JSON
+    from .record import Record
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 3
 
@@ -57,7 +62,22 @@ def _fail(message: str) -> NoReturn:
 
 
 def _out(line: str) -> None:
-    sys.stdout.write(line + "\n")
+    _emit(line + "\n")
+
+
+def _emit(text: str) -> None:
+    """Write to standard output; what the system refuses there (a full disk)
+    is an :class:`~qwirkle_tools.fileio.OutputError` saying so (a closed pipe
+    is left to the launcher, which ends quietly)."""
+    try:
+        sys.stdout.write(text)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        from .fileio import cannot_write
+
+        silence_stdout()  # what is left must not fail again at exit
+        raise cannot_write("standard output", exc) from None
 
 
 def _wrote(path: Path) -> None:
@@ -72,7 +92,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 def command(fn: F) -> F:
     """An app command whose library errors become a message and an exit code:
     every :class:`~qwirkle_tools.errors.QwirkleError` (details first, then
-    ``qwirkle: MESSAGE``, exit code as the error says)."""
+    ``qwirkle: MESSAGE``, exit code as the error says), and any other
+    :class:`OSError`, which is the system's refusal, not a bug (one line, exit 2)."""
 
     @functools.wraps(fn)
     def run(*args: Any, **kwargs: Any) -> Any:
@@ -83,9 +104,31 @@ def command(fn: F) -> F:
                 typer.echo(one_line(line), err=True)
             typer.echo(f"qwirkle: {one_line(str(exc))}", err=True)
             raise typer.Exit(exc.exit_code) from None
+        except BrokenPipeError:
+            raise  # the reader went away (| head): the launcher ends quietly
+        except OSError as exc:  # the system refused, where no library call named the file
+            _fail(_refused(exc))
 
     app.command()(run)
     return fn
+
+
+def _refused(exc: OSError) -> str:
+    """The message for what the system refused, where no library call said
+    which output (those raise :class:`~qwirkle_tools.fileio.OutputError`):
+    the file the error names, if any, and the system's reason."""
+    reason = exc.strerror or str(exc)
+    return f"{exc.filename}: {reason}" if exc.filename is not None else f"cannot go on: {reason}"
+
+
+def silence_stdout() -> None:
+    """Send what is left for standard output, which cannot take it, to the null device."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError):  # no file descriptor (a test's captured output)
+        pass
 
 
 DASK_HELP = ("Run on a Dask cluster: 'local' starts one on this machine (--jobs workers, default one per core), "
@@ -147,7 +190,7 @@ def validate(
     def show(report: Report) -> None:
         nonlocal first
         if format is Format.json:
-            sys.stdout.write(("" if first else ",") + "\n  " + json_text(report.to_data()))
+            _emit(("" if first else ",") + "\n  " + json_text(report.to_data()))
             first = False
         elif not quiet and report.findings:
             bar.close()
@@ -156,7 +199,7 @@ def validate(
                     _out(line)
 
     if format is Format.json:
-        sys.stdout.write('{"records": [')
+        _emit('{"records": [')
     try:
         if dask is not None:
             for block in blocks:
@@ -172,14 +215,14 @@ def validate(
     except QwirkleError as exc:  # an input (or the cluster) fails while running
         bar.close()
         if format is Format.json:
-            sys.stdout.write("\n]}\n")
+            _emit("\n]}\n")
         _fail(str(exc))
     finally:
         bar.close()
         if dask is not None:
             blocks.close()  # the blocks under way are cancelled, a local cluster closed
     if format is Format.json:
-        sys.stdout.write("\n], \"summary\": " + json_text(tally.to_data()) + "}\n")
+        _emit("\n], \"summary\": " + json_text(tally.to_data()) + "}\n")
     else:
         _out(tally.text())
     raise typer.Exit(EXIT_FINDINGS if tally.invalid else EXIT_OK)
@@ -205,20 +248,20 @@ def rescore(
         qwirkle rescore sample_games/296-295.json -o fixed.json
     """
     from .engine import replay
-    from .record import dumps
     from .rescore import corrected
     from .rescore import rescore as run
     from .validate import read_record
 
-    target = _target(output, file, in_place, force)
+    where = _record_target(output, file, in_place, force)
     history = replay(read_record(file), positions=False)
     rescoring = run(history)
+    text = None if where is None else _record_text(corrected(history), where)  # refused before any output
     if format is Format.json:
         _out(json_text(rescoring.to_data(), indent=2))
     else:
         _out(rescoring.text())
-    if target is not None:
-        _write(target, dumps(corrected(history)), force or in_place)
+    if where is not None and text is not None:
+        _write(where.path, text, force or in_place)
     raise typer.Exit(EXIT_FINDINGS if rescoring.wrong else EXIT_OK)
 
 
@@ -235,6 +278,33 @@ def _target(output: Path | None, file: Path | None, in_place: bool | None, force
         return None
     return check_output(output, [file] if file is not None else [], force=force, in_place=bool(in_place),
                         hint="" if in_place is None else " (use --in-place)")
+
+
+class _RecordOut(NamedTuple):
+    path: Path  # resolved, to write
+    form: str  # .json, .jsonl or .qgn
+    shown: str  # as the user named it, for messages
+
+
+def _record_target(output: Path | None, file: Path, in_place: bool, force: bool,
+                   analysis: bool = False) -> _RecordOut | None:
+    """Where to write a record (see :func:`_target`) and in which form: the
+    one the output's name asks for, or with ``in_place`` the one FILE was
+    read in (see :func:`qwirkle_tools.convert.output_form`)."""
+    from .convert import output_form
+
+    target = _target(output, file, in_place, force)
+    if target is None:
+        return None
+    named = file if in_place or output is None else output
+    return _RecordOut(target, output_form(named, file if in_place else None, analysis), str(named))
+
+
+def _record_text(record: Record | Mapping[str, JSON], out: _RecordOut) -> str:
+    """The record's text in the form :func:`_record_target` chose."""
+    from .convert import written
+
+    return written([record], out.form, name=out.shown).text
 
 
 def _write(target: Path, text: str | bytes, replace: bool) -> None:
@@ -278,9 +348,9 @@ def moves(
             _fail(f"--rack: {exc}")
     found = legal_moves(replay(read_record(file)), turn, tiles)
     for chunk in found.json_chunks(limit) if format is Format.json else found.lines(limit):
-        sys.stdout.write(chunk if format is Format.json else chunk + "\n")
+        _emit(chunk if format is Format.json else chunk + "\n")
     if format is Format.json:
-        sys.stdout.write("\n")
+        _emit("\n")
 
 
 class TableFormat(str, enum.Enum):
@@ -433,6 +503,7 @@ def simulate(
     """
     from functools import partial
 
+    from .convert import output_form
     from .corpus import ordered_map
     from .fileio import AtomicFile
     from .progress import Progress
@@ -444,6 +515,8 @@ def simulate(
         _fail(f"--policy: {exc}")
     target = _target(output, None, None, force)
     assert target is not None
+    if output_form(output) != ".jsonl":
+        _fail(f"{output}: simulate writes a corpus, one record a line: give a .jsonl file")
     bar = Progress(games, sys.stderr, sys.stderr.isatty() if progress is None else progress)
     per_seat = policies[0] if "," not in policy else policies
     play = partial(simulate_line, players=players, seed=seed, policy=per_seat)
@@ -498,18 +571,18 @@ def annotate(
     """
     from .analysis import analyse, analysis_data, annotated, summary_text
     from .engine import replay
-    from .record import dumps
     from .validate import read_record
 
-    target = _target(output, file, in_place, force)
+    where = _record_target(output, file, in_place, force, analysis=True)  # (never a .qgn: before the work)
     history = replay(read_record(file))
     analysis = analyse(history, "lookahead" if engine is Engine.lookahead else "greedy")
+    text = None if where is None else _record_text(annotated(history, analysis), where)
     if format is Format.json:
         _out(json_text(analysis_data(analysis), indent=2))
     else:
         _out(summary_text(analysis))
-    if target is not None:
-        _write(target, dumps(annotated(history, analysis)), force or in_place)
+    if where is not None and text is not None:
+        _write(where.path, text, force or in_place)
 
 
 def _save_figure(fig: Figure, target: Path, replace: bool) -> None:
@@ -806,5 +879,8 @@ def _main(
     if version:
         from .version import __version__
 
-        _out(f"qwirkle-tools {__version__}")
+        try:
+            _out(f"qwirkle-tools {__version__}")
+        except QwirkleError as exc:  # (no command's wrapper here)
+            _fail(str(exc))
         raise typer.Exit(0)

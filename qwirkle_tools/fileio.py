@@ -12,11 +12,15 @@ The rules every command follows, here once:
 * a file is written under a temporary name beside its target and renamed
   into place, a folder of files (a report) built beside its target and
   moved into place as a whole; whatever interrupts the writing (an error,
-  Ctrl-C, a full disk) leaves no temporary file or folder behind.
+  Ctrl-C, a full disk) leaves no temporary file or folder behind;
+* whatever the system refuses while writing (a full disk, a read-only file
+  system, no permission, ``/proc``) is an :class:`OutputError` naming the
+  output, never a bare :class:`OSError`.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import stat
@@ -31,7 +35,13 @@ from .safetext import one_line
 
 class OutputError(QwirkleError):
     """An output that must not be written (it exists, it is an input, its
-    folder is missing) or could not be put in place."""
+    folder is missing) or could not be written or put in place."""
+
+
+def cannot_write(path: str | os.PathLike[str], exc: OSError) -> OutputError:
+    """The one-line error for ``exc``, raised while writing ``path``: the
+    output's name, and the system's reason (``No space left on device``)."""
+    return OutputError(f"{one_line(os.fspath(path))}: cannot write: {one_line(exc.strerror or str(exc))}")
 
 
 def resolve(out: str | os.PathLike[str]) -> Path:
@@ -102,9 +112,9 @@ class AtomicFile:
         try:
             self.mode = self.target.stat().st_mode & 0o7777  # keep an existing file's permissions
         except FileNotFoundError:
-            umask = os.umask(0)
-            os.umask(umask)
-            self.mode = 0o666 & ~umask
+            self.mode = 0o666 & ~_umask()
+        except OSError as exc:
+            raise cannot_write(path, exc) from None
         try:
             fd, name = tempfile.mkstemp(dir=self.target.parent, prefix=f".{self.target.name}.", suffix=".tmp")
         except OSError as exc:  # /proc, a read-only folder, ...: say where, not just "no such file"
@@ -118,7 +128,12 @@ class AtomicFile:
 
     def commit(self) -> None:
         """Flush the temporary file to disk and put it in place; on any failure
-        (or interruption) the temporary file is removed."""
+        (or interruption) the temporary file is removed.
+
+        Raises:
+            OutputError: a file appeared at the name (without ``replace``), or
+                the system refused (see :func:`cannot_write`).
+        """
         try:
             with self.temp.open("rb+") as handle:
                 os.fsync(handle.fileno())
@@ -132,6 +147,9 @@ class AtomicFile:
                     raise OutputError(f"{one_line(str(self.target))}: appeared while this ran; "
                                       "kept it (use --force to overwrite)") from None
                 os.unlink(self.temp)
+        except OSError as exc:
+            self.discard()
+            raise cannot_write(self.target, exc) from None
         except BaseException:
             self.discard()
             raise
@@ -145,11 +163,13 @@ class AtomicFile:
     def __enter__(self) -> AtomicFile:
         return self
 
-    def __exit__(self, kind: object, *_: object) -> None:
+    def __exit__(self, kind: object, value: object, _: object) -> None:
         if kind is None:
             self.commit()
-        else:
-            self.discard()
+            return
+        self.discard()
+        if isinstance(value, OSError):  # writing the temporary file (a full disk): say which output
+            raise cannot_write(self.target, value) from None
 
 
 def write_atomic(path: str | os.PathLike[str], data: str | bytes, replace: bool = True) -> None:
@@ -205,7 +225,10 @@ def write_folder(out: str | os.PathLike[str], files: Mapping[str, bytes], force:
     """
     allowed = list(names) or list(files)
     path = check_folder(out, allowed, force)
-    temp = Path(tempfile.mkdtemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"))
+    try:
+        temp = Path(tempfile.mkdtemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"))
+    except OSError as exc:  # /proc, a read-only file system, ...
+        raise cannot_write(out, exc) from None
     old: Path | None = None
     try:
         for name, content in files.items():
@@ -224,12 +247,16 @@ def write_folder(out: str | os.PathLike[str], files: Mapping[str, bytes], force:
             if old is not None:
                 os.replace(old, path)  # put the earlier report back
                 old = None
+            if exc.errno not in (errno.EEXIST, errno.ENOTEMPTY, errno.ENOTDIR, errno.EISDIR):
+                raise  # not a race: the system refused (said below)
             raise OutputError(f"{one_line(str(out))}: something appeared there while the report was made "
                               f"({exc.strerror or exc}); kept it") from None
-    except BaseException:
+    except BaseException as exc:
         shutil.rmtree(temp, ignore_errors=True)
         if old is not None and not path.exists():
             os.replace(old, path)  # interrupted between the two renames: the earlier report goes back
+        if isinstance(exc, OSError):  # a full disk, ...
+            raise cannot_write(out, exc) from None
         raise
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)

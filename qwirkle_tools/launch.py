@@ -7,6 +7,7 @@ ends the same way:
 * Ctrl-C (SIGINT): one line, ``qwirkle: interrupted``, exit code 130;
 * SIGTERM: one line, ``qwirkle: terminated``, exit code 143;
 * a closed pipe (``qwirkle validate ... | head``): quietly, exit code 0;
+* standard output that cannot be written (a full disk): one line, exit code 2;
 * anything else that escapes (a bug): one line, exit code 3
   (``QWIRKLE_DEBUG=1`` shows the traceback).
 
@@ -23,7 +24,7 @@ import os
 import signal
 import sys
 
-EXIT_OK, EXIT_BUG, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 3, 130, 143
+EXIT_OK, EXIT_USAGE, EXIT_BUG, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 2, 3, 130, 143
 
 
 class Terminated(BaseException):
@@ -83,6 +84,16 @@ def _run() -> int:
         except click.ClickException as exc:  # a bad option or argument: click's own message
             exc.show()
             return exc.exit_code
+        try:
+            sys.stdout.flush()  # now, not at exit: a full disk under standard output is said in one line
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            from .cli import silence_stdout
+
+            silence_stdout()
+            _say(f"standard output: cannot write: {exc.strerror or exc}")
+            return EXIT_USAGE
         return code if isinstance(code, int) else EXIT_OK
     except BrokenPipeError:
         try:

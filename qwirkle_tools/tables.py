@@ -75,10 +75,13 @@ class TableWriter:
     ``.csv`` (UTF-8, a header row, empty cells for missing values; text
     cells one line and never a formula, see :func:`qwirkle_tools.safetext.csv_cell`)
     or as ``.parquet`` (needs pyarrow; text kept as it is). Each file is written under a temporary
-    name and renamed by :meth:`close`; :meth:`discard` leaves no file.
+    name and renamed by :meth:`close`; :meth:`discard` (or a :meth:`close` that fails or is
+    interrupted) leaves no new file, and no folder it made: a folder it created is removed again,
+    so a failed run leaves the disk as it found it (a table replaced with ``force`` stays replaced).
 
     Raises:
-        qwirkle_tools.fileio.OutputError: a table file exists (without ``force``).
+        qwirkle_tools.fileio.OutputError: a table file exists (without ``force``); the system
+            refuses to write (a full disk, a read-only file system), naming the file.
         ImportError: ``.parquet`` without pyarrow.
     """
 
@@ -95,19 +98,29 @@ class TableWriter:
         folder = Path(folder)
         if folder.exists() and not folder.is_dir():
             raise OutputError(f"{one_line(str(folder))}: not a folder")
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise OutputError(f"{one_line(str(folder))}: cannot create: {exc.strerror or exc}") from None
-        # never a table written through a link to an input (the corpus), force or not
-        targets = [check_output(folder / f"{name}.{kind}", inputs, force=force) for name in self.NAMES]
         self.kind, self.chunk = kind, chunk
-        self.files = [AtomicFile(t, replace=force) for t in targets]
+        self.files: list[AtomicFile] = []
+        self.made: list[Path] = []  # the folders this writer created, outermost first
+        self.new: list[Path] = []  # the tables put in place that were not there before
+        self.closed = False
+        self.writers: list[object] = [None, None, None]
+        try:
+            for missing in reversed([folder, *folder.parents]):
+                if not missing.exists():
+                    self.made.append(missing)  # (noted first: an interrupt right after mkdir still removes it)
+                    missing.mkdir(exist_ok=True)
+            # never a table written through a link to an input (the corpus), force or not
+            targets = [check_output(folder / f"{name}.{kind}", inputs, force=force) for name in self.NAMES]
+            self.files = [AtomicFile(t, replace=force) for t in targets]
+        except BaseException as exc:
+            self.discard()
+            if isinstance(exc, OSError):
+                raise OutputError(f"{one_line(str(folder))}: cannot create: {exc.strerror or exc}") from None
+            raise
         self.paths = targets
         self.rows: list[list[Row]] = [[], [], []]
         self.games = 0
         self.started = [False, False, False]
-        self.writers: list[object] = [None, None, None]
 
     def add(self, result: GameRows) -> None:
         if result.game is not None:
@@ -124,21 +137,29 @@ class TableWriter:
                 continue
             df = frame(self.rows[i], columns)
             self.rows[i] = []
-            if self.kind == "csv":  # text cells made safe for a spreadsheet: one line, no formula
-                safe = df.apply(lambda col: col.map(csv_cell, na_action="ignore") if col.dtype == "string" else col)
-                with self.files[i].temp.open("a", encoding="utf-8", newline="") as handle:
-                    safe.to_csv(handle, header=not self.started[i], index=False, lineterminator="\n")
-            else:
-                import pyarrow as pa
-                import pyarrow.parquet as pq
+            try:
+                self._append(i, df)
+            except OSError as exc:  # a full disk, ...: say which table
+                from .fileio import cannot_write
 
-                table = pa.Table.from_pandas(df, preserve_index=False)
-                if self.writers[i] is None:
-                    self.writers[i] = pq.ParquetWriter(self.files[i].temp, table.schema)
-                writer = self.writers[i]
-                assert isinstance(writer, pq.ParquetWriter)
-                writer.write_table(table)
+                raise cannot_write(self.paths[i], exc) from None
             self.started[i] = True
+
+    def _append(self, i: int, df: pd.DataFrame) -> None:
+        if self.kind == "csv":  # text cells made safe for a spreadsheet: one line, no formula
+            safe = df.apply(lambda col: col.map(csv_cell, na_action="ignore") if col.dtype == "string" else col)
+            with self.files[i].temp.open("a", encoding="utf-8", newline="") as handle:
+                safe.to_csv(handle, header=not self.started[i], index=False, lineterminator="\n")
+            return
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        table = pa.Table.from_pandas(df, preserve_index=False)
+        if self.writers[i] is None:
+            self.writers[i] = pq.ParquetWriter(self.files[i].temp, table.schema)
+        writer = self.writers[i]
+        assert isinstance(writer, pq.ParquetWriter)
+        writer.write_table(table)
 
     def _close_writers(self) -> None:
         for w in self.writers:
@@ -147,23 +168,39 @@ class TableWriter:
         self.writers = [None, None, None]
 
     def close(self) -> None:
-        """Write what is left and put the files in place."""
+        """Write what is left and put the files in place (all three, or on
+        any failure none that is new)."""
         try:
             self._flush()
             self._close_writers()
             for f in self.files:
+                existed = f.target.exists()
                 f.commit()
+                if not existed:
+                    self.new.append(f.target)
         except BaseException:
             self.discard()
             raise
+        self.closed = True
 
     def discard(self) -> None:
-        """Remove the temporary files; no table is written."""
+        """Remove the temporary files, the tables this writer added and the
+        folders it made; nothing is written. After a :meth:`close` that
+        succeeded, nothing is removed."""
+        if self.closed:
+            return
         try:
             self._close_writers()
         finally:
             for f in self.files:
                 f.discard()
+            for path in self.new:
+                path.unlink(missing_ok=True)
+            for made in reversed(self.made):
+                try:
+                    made.rmdir()  # only if empty: never what someone put there meanwhile
+                except OSError:
+                    pass
 
 
 def describe(columns: Sequence[Column]) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import subprocess
@@ -326,3 +327,89 @@ def test_an_internal_error_is_one_line_and_exit_3(monkeypatch: pytest.MonkeyPatc
     finally:
         for sig, handler in handlers.items():
             signal.signal(sig, handler)
+
+
+# -- outputs the system refuses: exit 2, one line naming the output (hardening, third round: item 19) --
+
+WRITERS = {
+    "rescore": ["rescore", "{game}", "-o", "{out}.json"],
+    "annotate": ["annotate", "{game}", "-o", "{out}.json"],
+    "convert": ["convert", "{game}", "-o", "{out}.qgn"],
+    "view": ["view", "{game}", "-o", "{out}.html"],
+    "chart": ["chart", "{game}", "-o", "{out}.png"],
+    "board": ["board", "{game}", "-o", "{out}.svg"],
+    "report": ["report", "{game}", "-o", "{out}"],
+    "simulate": ["simulate", "--games", "2", "-o", "{out}.jsonl"],
+    "stats-csv": ["stats", "{game}", "--csv", "{out}", "--no-progress"],
+    "stats-parquet": ["stats", "{game}", "--parquet", "{out}", "--no-progress"],
+}
+"""Every command that writes a file or a folder, with its output named ``{out}``."""
+
+
+def refused(tmp_path: Path, writer: str, out: str) -> str:
+    """Run ``writer`` into ``out`` (which the system refuses): exit 2, no traceback, one line
+    of error (after any 'wrote' of an earlier file), nothing new left, the input untouched."""
+    game = short_game(tmp_path)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    args = [a.format(game=game, out=out) for a in WRITERS[writer]]
+    result = runner.invoke(app, args)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    errors = [line for line in result.stderr.splitlines() if not line.startswith("wrote ")]
+    assert result.exit_code == 2 and len(errors) == 1 and errors[0].startswith("qwirkle: "), result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # no temporary file, no folder it made
+    assert game.read_bytes() == short_game(tmp_path).read_bytes()
+    return errors[0]
+
+
+def short_game(folder: Path) -> Path:
+    """A short game (the first turns of one, a claim wrong), cheap to report on; made once."""
+    game = folder / "game.json"
+    if not game.exists():
+        data = json.loads((SAMPLES / "wrong-scores.json").read_text())
+        data["turns"] = data["turns"][:6]
+        del data["result"]
+        game.write_text(json.dumps(data))
+    return game
+
+
+@pytest.mark.parametrize("writer", WRITERS)
+def test_an_output_in_proc_or_under_a_file_is_one_line_and_exit_2(tmp_path: Path, writer: str) -> None:
+    if writer == "stats-parquet":
+        pytest.importorskip("pyarrow")
+    line = refused(tmp_path, writer, "/proc/qwirkle-out")
+    assert "/proc" in line and ("No such file" in line or "denied" in line or "not permitted" in line), line
+    (tmp_path / "file.txt").write_text("")
+    line = refused(tmp_path, writer, str(tmp_path / "file.txt" / "out"))
+    assert "file.txt" in line and ("not a folder" in line or "Not a directory" in line), line
+
+
+@pytest.mark.parametrize(("where", "number"), [("write", errno.ENOSPC), ("fsync", errno.EIO),
+                                               ("rename", errno.EACCES), ("create", errno.EROFS)])
+@pytest.mark.parametrize("writer", WRITERS)
+def test_every_output_the_system_refuses_is_one_line_and_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                writer: str, where: str, number: int) -> None:
+    from test_fileio import refuse
+
+    if writer == "stats-parquet":
+        pytest.importorskip("pyarrow")
+    out = tmp_path / "new" / "out" if writer.startswith("stats") else tmp_path / "out"  # a folder it makes
+    if not writer.startswith("stats"):
+        out.parent.mkdir(exist_ok=True)
+    short_game(tmp_path)  # (before the system starts refusing)
+    refuse(monkeypatch, where, number)
+    line = refused(tmp_path, writer, str(out))
+    assert str(out) in line and os.strerror(number) in line, line
+
+
+@pytest.mark.parametrize("args", [["validate", "{samples}"], ["validate", "{game}", "--format", "json"],
+                                  ["rescore", "{game}"], ["moves", "{game}", "--turn", "12"], ["--version"]])
+@pytest.mark.parametrize("buffered", [True, False])
+def test_standard_output_on_a_full_disk_is_one_line_and_exit_2(args: list[str], buffered: bool) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    if not buffered:
+        env["PYTHONUNBUFFERED"] = "1"
+    argv = [a.format(samples=SAMPLES, game=SAMPLES / "complete-2p.json") for a in args]
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "qwirkle_tools", *argv], stdout=full, stderr=subprocess.PIPE,
+                              text=True, check=False, env=env)
+    assert proc.returncode == 2 and proc.stderr == "qwirkle: standard output: cannot write: No space left on device\n"

@@ -53,7 +53,8 @@ def test_what_is_left_out_is_said(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("args", "words"), [
     (["game.txt", "-o", "out.json"], "cannot tell the input form from the name: use one of .json, .jsonl, .qgn, .csv"),
-    (["game.qgn", "-o", "out.csv"], "cannot tell the output form from the name: use one of .json, .jsonl, .qgn"),
+    (["game.qgn", "-o", "out.csv"], "out.csv: a score sheet (.csv) is read, never written: use one of .json, .jsonl, .qgn"),
+    (["game.qgn", "-o", "out.txt"], "cannot tell the output form from the name: use one of .json, .jsonl, .qgn"),
     (["missing.qgn", "-o", "out.json"], "no such file"),
     (["game.qgn", "-o", "game.qgn"], "refusing to overwrite the input file\n"),  # (convert has no --in-place)
     (["game.qgn", "-o", "taken.json"], "exists"),
@@ -109,3 +110,151 @@ def test_folders_are_searched_for_games_in_the_notation(tmp_path: Path) -> None:
     (tmp_path / "turns.csv").write_text("not,a,sheet\n")  # a table beside the games is not a score sheet
     code, out, _ = run("validate", str(tmp_path))
     assert code == 1 and out.splitlines()[-1] == "2 records: 1 valid, 1 invalid (1 error, 0 warnings)"
+
+
+# -- written back in the form it was read in (hardening, third round: issue 19, item 1) -----------
+
+CLUB = """Event: Club night
+Players: Ana, Ben
+
+1. Ana red-circle@0,0 rd@1,0 2 {a \\{fine\\} start}
+2. Ben rs@0,-1 rc@1,-1 7 {Ben starts a column}
+
+3. Ana exchange yd pt
+4. Ben exchange 2
+5. Ana - 7
+Result: 9-7 unfinished
+"""
+"""A hand-typed game: long and short tiles, blank lines, comments, a wrong claim (turn 2 scores 6)."""
+
+
+def club_files(folder: Path) -> dict[str, Path]:
+    """The same kinds of input, one of each form: a record, a game, a score sheet, a corpus."""
+    paths = {form: folder / f"club{form}" for form in (".json", ".qgn", ".csv", ".jsonl")}
+    paths[".json"].write_text((SAMPLES / "wrong-scores.json").read_text())
+    paths[".qgn"].write_text(CLUB)
+    paths[".csv"].write_text((SAMPLES / "296-295-sheet.csv").read_text())
+    paths[".jsonl"].write_text((SAMPLES / "corpus-10.jsonl").read_text())
+    return paths
+
+
+def expected(path: Path, annotate: bool = False) -> object:
+    """What writing ``path``'s record back must give: the corrected record (rescore), or
+    the annotated record's data (annotate), read back the way it is read by every command."""
+    from qwirkle_tools.analysis import analyse, annotated
+    from qwirkle_tools.engine import replay
+    from qwirkle_tools.rescore import corrected
+    from qwirkle_tools.validate import read_record
+
+    history = replay(read_record(path))
+    return from_data(annotated(history, analyse(history))) if annotate else corrected(history)
+
+
+def reads_back(path: Path) -> object:
+    """The one record in ``path``, read in the form its name says, and checked: the file is
+    that form (a .qgn file is the notation, with no mistake; .jsonl one record a line)."""
+    from qwirkle_tools.notation import parse_qgn
+    from qwirkle_tools.validate import read_records
+
+    text = path.read_text()
+    if path.suffix == ".qgn":
+        assert not text.lstrip().startswith("{") and parse_qgn(text).findings == ()
+    if path.suffix == ".jsonl":
+        assert len(text.splitlines()) == 1 and json.loads(text)
+    (record,) = read_records(path)
+    assert run("validate", str(path))[0] in (0, 1)  # readable: findings at most, never a refusal
+    return record
+
+
+@pytest.mark.parametrize("form", [".json", ".qgn"])
+def test_rescore_in_place_writes_the_form_it_read(tmp_path: Path, form: str) -> None:
+    path = club_files(tmp_path)[form]
+    want = expected(path)
+    code, _, err = run("rescore", str(path), "--in-place")
+    assert code == 1 and "wrote" in err, err  # a claim differed, and was corrected
+    assert reads_back(path) == want
+    assert run("rescore", str(path))[0] == 0
+
+
+def test_a_game_rewritten_in_place_keeps_its_comments_and_every_field(tmp_path: Path) -> None:
+    path = club_files(tmp_path)[".qgn"]
+    assert run("rescore", str(path), "--in-place")[0] == 1
+    text = path.read_text()
+    assert "{a \\{fine\\} start}" in text and "{Ben starts a column}" in text  # comments, escapes and all
+    assert "Event: Club night" in text and "2. Ben rs@0,-1 rc@1,-1 6 " in text  # the claim corrected
+    assert "red-circle" not in text and "\n\n3." not in text  # the layout is the writer's (docs/notation.md)
+
+
+@pytest.mark.parametrize("command", ["rescore", "annotate"])
+@pytest.mark.parametrize("form", [".csv", ".jsonl"])
+def test_in_place_never_rewrites_a_sheet_or_a_corpus(tmp_path: Path, command: str, form: str) -> None:
+    path = club_files(tmp_path)[form]
+    before = path.read_bytes()
+    code, out, err = run(command, str(path), "--in-place")
+    assert code == 2 and len(err.strip().splitlines()) == 1 and out == "", err
+    words = "a score sheet is never rewritten (--in-place); write the corrected record beside it with -o club.qgn" \
+        if form == ".csv" and command == "rescore" else "score sheet" if form == ".csv" else "not a .jsonl corpus"
+    assert words in err, err
+    assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        f"club{f}" for f in (".json", ".qgn", ".csv", ".jsonl"))
+
+
+def test_annotate_in_place_keeps_a_game_in_the_notation(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import qwirkle_tools.analysis
+
+    path = club_files(tmp_path)[".qgn"]
+    monkeypatch.setattr(qwirkle_tools.analysis, "analyse", None)  # refused before any analysis is made
+    code, out, err = run("annotate", str(path), "--in-place")
+    assert code == 2 and out == "" and path.read_text() == CLUB
+    assert err == "qwirkle: club.qgn: the notation cannot hold the analysis; write the annotated record as JSON " \
+                  "(-o club.json)\n"
+
+
+def test_annotate_in_place_rewrites_a_record_as_json(tmp_path: Path) -> None:
+    path = club_files(tmp_path)[".json"]
+    want = expected(path, annotate=True)
+    assert run("annotate", str(path), "--in-place")[0] == 0
+    assert reads_back(path) == want
+
+
+@pytest.mark.parametrize("source", [".json", ".qgn", ".csv"])
+@pytest.mark.parametrize("target", [".json", ".qgn", ".jsonl"])
+def test_rescore_output_takes_the_form_of_its_name(tmp_path: Path, source: str, target: str) -> None:
+    path = club_files(tmp_path)[source]
+    want = expected(path)
+    out = tmp_path / f"fixed{target}"
+    code, _, err = run("rescore", str(path), "-o", str(out))
+    assert code in (0, 1) and "wrote" in err, err
+    assert reads_back(out) == want
+
+
+@pytest.mark.parametrize("source", [".json", ".qgn", ".csv"])
+@pytest.mark.parametrize("target", [".json", ".jsonl"])
+def test_annotate_output_takes_the_form_of_its_name(tmp_path: Path, source: str, target: str) -> None:
+    path = club_files(tmp_path)[source]
+    out = tmp_path / f"annotated{target}"
+    assert run("annotate", str(path), "-o", str(out))[0] == 0
+    assert reads_back(out) == expected(path, annotate=True)
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["annotate", "{qgn}", "-o", "a.qgn"], "a.qgn: the notation cannot hold the analysis"),
+    (["annotate", "{json}", "-o", "a.csv"], "a.csv: a score sheet (.csv) is read, never written"),
+    (["rescore", "{qgn}", "-o", "a.csv"], "a.csv: a score sheet (.csv) is read, never written"),
+    (["rescore", "{json}", "-o", "a.txt"], "a.txt: cannot tell the output form from the name"),
+    (["rescore", "{extra}", "-o", "a.qgn"], "a.qgn: the notation cannot hold /x-club"),
+    (["rescore", "{annotated}", "-o", "a.qgn"], "a.qgn: the notation cannot hold /analysis, /turns/0/analysis"),
+    (["simulate", "--games", "2", "-o", "a.json"], "a.json: simulate writes a corpus, one record a line"),
+    (["simulate", "--games", "1", "-o", "a.qgn"], "a.qgn: simulate writes a corpus"),
+])
+def test_a_form_that_cannot_hold_the_output_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       args: list[str], words: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    paths = club_files(tmp_path)
+    data = json.loads(paths[".json"].read_text())
+    (tmp_path / "extra.json").write_text(json.dumps({**data, "x-club": "Lyon"}))
+    assert run("annotate", str(paths[".json"]), "-o", "annotated.json")[0] == 0
+    names = {"qgn": paths[".qgn"], "json": paths[".json"], "extra": "extra.json", "annotated": "annotated.json"}
+    code, out, err = run(*[a.format(**names) for a in args])
+    assert code == 2 and words in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / args[-1]).exists() and out == ""  # nothing written, not even the table

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
@@ -101,7 +102,7 @@ def test_an_interrupted_commit_leaves_no_temporary(tmp_path: Path, monkeypatch: 
         raise interrupt()
 
     monkeypatch.setattr(os, "replace", broken)
-    with pytest.raises(interrupt):
+    with pytest.raises(OutputError if interrupt is OSError else interrupt):  # (the system's refusal, named)
         write_atomic(target, "new")
     assert target.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["out.json"]
 
@@ -201,3 +202,88 @@ def test_a_folder_that_appears_meanwhile_is_kept(tmp_path: Path, monkeypatch: py
     with pytest.raises(OutputError, match="appeared|already holds"):
         fileio.write_folder(out, FILES)
     assert (out / "a.txt").read_bytes() == b"theirs" and [p.name for p in tmp_path.iterdir()] == ["report"]
+
+
+# -- what the system refuses is an OutputError naming the output (hardening, third round: item 19) --
+
+REFUSALS = [(errno.ENOSPC, "No space left on device"), (errno.EROFS, "Read-only file system"),
+            (errno.EACCES, "Permission denied"), (errno.EINVAL, "Invalid argument"), (errno.EIO, "Input/output error")]
+
+
+def refuse(monkeypatch: pytest.MonkeyPatch, where: str, number: int) -> None:
+    """Make one step of writing fail as the system would: ``write`` (the data), ``fsync``
+    (the flush to disk), ``rename`` (putting it in place) or ``create`` (a temporary name)."""
+    import tempfile
+
+    def fail(*_: object, **__: object) -> None:
+        raise OSError(number, os.strerror(number))
+
+    if where == "write":  # every writer here writes its data through Path.open
+        real_open = Path.open
+
+        def opened(self: Path, mode: str = "r", *args: object, **kwargs: object) -> object:
+            handle = real_open(self, mode, *args, **kwargs)  # type: ignore[call-overload]
+            return _Refusing(handle, number) if "w" in mode or "a" in mode else handle
+
+        monkeypatch.setattr(Path, "open", opened)
+        try:  # and .parquet tables through pyarrow's own files
+            import pyarrow.parquet as pq
+
+            monkeypatch.setattr(pq.ParquetWriter, "write_table", fail)
+        except ImportError:
+            pass
+    elif where == "fsync":
+        monkeypatch.setattr(os, "fsync", fail)
+    elif where == "rename":
+        for name in ("replace", "link", "rename"):
+            monkeypatch.setattr(os, name, fail)
+    else:
+        monkeypatch.setattr(tempfile, "mkstemp", fail)
+        monkeypatch.setattr(tempfile, "mkdtemp", fail)
+
+
+class _Refusing:
+    """A file whose writes fail with ``number`` (a full disk, say); closing it works."""
+
+    def __init__(self, handle: object, number: int) -> None:
+        self.handle, self.number = handle, number
+
+    def write(self, _: object) -> int:
+        raise OSError(self.number, os.strerror(self.number))
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.handle, name)
+
+    def __enter__(self) -> _Refusing:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.handle.close()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("number", "reason"), REFUSALS)
+@pytest.mark.parametrize("where", ["write", "fsync", "rename", "create"])
+def test_what_the_system_refuses_is_an_output_error_naming_the_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str, number: int, reason: str) -> None:
+    from qwirkle_tools.fileio import write_folder
+
+    (tmp_path / "old.json").write_text("kept")
+    refuse(monkeypatch, where, number)
+    with pytest.raises(OutputError) as caught:
+        write_atomic(tmp_path / "out.json", "new", replace=where != "rename")
+    assert "out.json" in str(caught.value) and reason in str(caught.value)
+    with pytest.raises(OutputError) as caught:
+        write_atomic(tmp_path / "old.json", "new")
+    assert "old.json" in str(caught.value) and reason in str(caught.value)
+    with pytest.raises(OutputError) as caught:
+        write_folder(tmp_path / "report", FILES)
+    assert "report" in str(caught.value) and reason in str(caught.value)
+    monkeypatch.undo()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.json"] and (tmp_path / "old.json").read_text() == "kept"
+
+
+def test_a_report_into_proc_is_an_output_error() -> None:
+    from qwirkle_tools.fileio import write_folder
+
+    with pytest.raises(OutputError, match="^/proc/qwirkle-report: cannot write: "):
+        write_folder("/proc/qwirkle-report", FILES)

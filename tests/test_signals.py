@@ -87,6 +87,26 @@ def test_report_interrupted_at_random_moments(tmp_path: Path, sig: signal.Signal
     assert codes & {130, 143}  # some runs were really interrupted
 
 
+def test_stats_tables_interrupted_leave_no_folder_behind(tmp_path: Path, corpus: Path) -> None:
+    rng = random.Random(5 if not LONG else None)
+    codes = set()
+    for attempt in range(ATTEMPTS):
+        sig = (signal.SIGINT, signal.SIGTERM)[attempt % 2]
+        out = tmp_path / f"new{attempt}" / "tables"  # two folders the command makes
+        proc = start(["stats", str(corpus), "--csv", str(out), "--no-progress"], tmp_path)
+        time.sleep(rng.uniform(0.05, 2.5))
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=60)
+        codes.add(proc.returncode)
+        assert "Traceback" not in err and proc.returncode in (0, 130, 143), err
+        if proc.returncode == 0:  # finished before the signal came: the three tables
+            assert {p.name for p in out.iterdir()} == {"games.csv", "turns.csv", "findings.csv"}
+        else:
+            assert not out.parent.exists(), sorted(p.name for p in out.parent.rglob("*"))
+        assert leftovers(tmp_path) == []
+    assert codes & {130, 143}  # some runs were really interrupted
+
+
 def test_rescore_in_place_interrupted_keeps_the_file_whole(tmp_path: Path) -> None:
     game = tmp_path / "g.json"
     data = simulated(2, 4)

@@ -817,12 +817,16 @@ def match(
     from .progress import Progress
     from .record import from_data
 
+    from .convert import output_form
+
     test = None
     if sprt is not None:
         try:
             test = Sprt.parse(sprt)
         except ValueError as exc:
             _fail(f"--sprt: {exc}")
+    if output_form(output) != ".jsonl":
+        _fail(f"{output}: a match writes its games one record a line: give a .jsonl file")
     target = _target(output, None, None, force)
     assert target is not None
     settings = Match(a, b, games, seed, movetime, memory, logs=str(target))

@@ -53,6 +53,8 @@ def test_bad_players_and_options_are_one_line_and_exit_2(tmp_path: Path) -> None
         assert proc.returncode == 2, (args, proc.stderr)
         assert proc.stderr.count("\n") == 1 and message in proc.stderr and "Traceback" not in proc.stderr
         assert not Path(out).exists()
+    proc = qwirkle("match", "greedy", "random", "--games", "2", "-o", str(tmp_path / "m.json"))
+    assert proc.returncode == 2 and "give a .jsonl file" in proc.stderr
     proc = qwirkle("bot", "--policy", "nope")
     assert proc.returncode == 2 and "unknown policy 'nope'" in proc.stderr
 

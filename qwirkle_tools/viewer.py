@@ -31,6 +31,7 @@ import base64
 import hashlib
 import html
 import re
+from dataclasses import replace
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -77,6 +78,27 @@ def _placed(cells: dict[int, int], keys: list[int]) -> list[list[int]]:
     return out
 
 
+def _as_the_mover_knows(history: History, n: int, state: GameState) -> GameState:
+    """``state`` (before turn ``n + 1``) with the mover's rack as the record
+    gives or implies it for that turn (:meth:`~qwirkle_tools.engine.History.known_rack`).
+
+    A rack recorded on a turn is in the mover's hand before the turn is
+    played, but the replay learns it only when it plays that turn: so the
+    start position (which knows only the setup), and any position whose
+    rack the earlier turns do not tell, would count the mover's own tiles as
+    unseen. Nothing else changes.
+    """
+    turn = history.turns[n] if n < len(history.turns) else None
+    if turn is None or not 0 <= turn.player < len(state.known):
+        return state
+    rack, _ = history.known_rack(n)
+    if rack is None:
+        return state
+    p = turn.player
+    return replace(state, known=tuple(tuple(TILES[t] for t in rack) if q == p else k for q, k in enumerate(state.known)),
+                   rack_sizes=tuple(len(rack) if q == p else size for q, size in enumerate(state.rack_sizes)))
+
+
 def _meta(value: JSON) -> str:
     return value if isinstance(value, str) else json_text(value)
 
@@ -88,7 +110,8 @@ def page_data(history: History, analysis: Analysis, title: str = "", rescoring: 
     state before (``add``: ``[tile, x, y]``, ``del``: ``[x, y]``), whether the
     board is known, the bag, each seat's known rack and size, and the unseen
     count of each of the 36 tiles from the point of view of the player of turn
-    ``n + 1`` (after the last turn: of nobody, the tiles not on the board);
+    ``n + 1`` (not on the board, not in the rack that turn records or the
+    replay implies; after the last turn: of nobody, the tiles not on the board);
     ``turns[n - 1]`` is turn ``n``: its player, move, claimed and computed
     score, totals, findings, analysis, ghost tiles and gift line.
     """
@@ -115,6 +138,7 @@ def page_data(history: History, analysis: Analysis, title: str = "", rescoring: 
     out_states: list[dict[str, Any]] = []
     before: dict[int, int] = {}
     for n, s in enumerate(states):
+        s = _as_the_mover_knows(history, n, s)  # the tracker and the racks as seen by the mover
         cells = _cells(s)
         added = sorted(k for k, t in cells.items() if before.get(k) != t)
         removed = sorted(k for k in before if k not in cells)

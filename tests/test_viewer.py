@@ -19,6 +19,7 @@ from qwirkle_tools.analysis import analyse
 from qwirkle_tools.engine import replay
 from qwirkle_tools.record import from_data, loads
 from qwirkle_tools.reporting import build
+from qwirkle_tools.tiles import parse_tiles
 from qwirkle_tools.viewer import page, page_data, script_json
 
 SAMPLES = Path(__file__).parent.parent / "sample_games"
@@ -111,13 +112,41 @@ def test_the_data_follows_the_replay() -> None:
         engine_state = history.state(n)
         assert board == {cell: int(t) for cell, t in engine_state.board.items()}
         pov = history.record.turns[n].player if n < 64 else -1
-        assert state["unseen"] == list(engine_state.unseen(pov)) and state["pov"] == pov
+        rack = history.record.turns[n].rack if n < 64 else ()
+        assert rack is not None  # every turn of this game records its rack
+        assert state["unseen"] == unseen(engine_state.board.cells.values(), rack) and state["pov"] == pov
         assert state["bag"] == engine_state.bag
         if n:
             assert data["turns"][n - 1]["tot"] == list(engine_state.scores)
     gifts = [i + 1 for i, t in enumerate(data["turns"]) if "gift" in t]
     assert gifts == [t.turn for t in analysis.turns if t.gift is not None] and len(gifts) == 6
     assert data["lead"] == [[c.turn, c.leader] for c in history.lead_changes()]
+
+
+def unseen(*groups: Any) -> list[int]:
+    """The count of each tile not in any of ``groups`` (tile numbers or tiles)."""
+    counts = [3] * 36
+    for group in groups:
+        for t in group:
+            counts[int(t)] -= 1
+    return counts
+
+
+def test_the_tracker_leaves_out_the_rack_the_mover_holds_at_the_start_too() -> None:
+    history = sample("296-295.json")
+    start = page_data(history, analyse(history))["states"][0]
+    first = history.record.turns[0].rack
+    assert first is not None and start["pov"] == 0
+    assert start["unseen"] == unseen(first) and sum(start["unseen"]) == 108 - 6
+    assert start["racks"][0] == [[int(t) for t in first], 6] and start["racks"][1] == [[], 6]
+    # a rack recorded only later (Ben's draws are not recorded): the position before it counts it too
+    data = game(place(0, "rc@0,0 rx@1,0", 2, rack="rc rx bd yx gl pt"), place(1, "rd@2,0", 3, rack="rd gs gs bl yc oc"))
+    history = replay(from_data(data))
+    states = page_data(history, analyse(history))["states"]
+    ben = [int(t) for t in parse_tiles("rd gs gs bl yc oc")]
+    assert states[1]["pov"] == 1 and states[1]["unseen"] == unseen(parse_tiles("rc rx"), ben)
+    assert states[1]["racks"][1] == [ben, 6]
+    assert states[2]["unseen"] == unseen(parse_tiles("rc rx rd"))  # after the last turn: what is not on the board
 
 
 def test_missed_qwirkles_become_ghost_tiles() -> None:

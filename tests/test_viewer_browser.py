@@ -121,8 +121,9 @@ def expected(history: History, n: int) -> dict[str, Any]:
     """What the hooks must show after ``n`` turns, from the library's replay."""
     state = history.state(n)
     turns = history.record.turns
-    pov = turns[n].player if n < len(turns) else -1
-    unseen = state.unseen(pov)
+    unseen = list(state.unseen(-1))  # not on the board, nor in the rack the mover holds (the start position too)
+    for t in (history.known_rack(n)[0] or []) if n < len(turns) else []:
+        unseen[t] -= 1
     return {
         "turn": n,
         "tiles": sorted([str(t), x, y] for (x, y), t in state.board.items()) if state.board_known else [],

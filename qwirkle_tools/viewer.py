@@ -41,7 +41,7 @@ from .board import key_cell
 from .charts import PALETTE
 from .engine import GameState, History
 from .jsontext import JSON
-from .pictures import COLOUR_HEX, TILE_FACE, _axis, _shape
+from .pictures import COLOUR_HEX, TILE_FACE, _axis, _shape, cut_note, not_shown
 from .rescore import Rescoring, rescore
 from .safetext import json_text, one_line
 from .tiles import SHAPES, TILES
@@ -111,7 +111,9 @@ def page_data(history: History, analysis: Analysis, title: str = "", rescoring: 
     board is known, the bag, each seat's known rack and size, and the unseen
     count of each of the 36 tiles from the point of view of the player of turn
     ``n + 1`` (not on the board, not in the rack that turn records or the
-    replay implies; after the last turn: of nobody, the tiles not on the board);
+    replay implies; after the last turn: of nobody, the tiles not on the board),
+    and, when the board is too wide to draw whole, ``cut``: a note saying how
+    many of its tiles the page does not draw (:func:`~qwirkle_tools.pictures.cut_note`);
     ``turns[n - 1]`` is turn ``n``: its player, move, claimed and computed
     score, totals, findings, analysis, ghost tiles and gift line.
     """
@@ -132,8 +134,8 @@ def page_data(history: History, analysis: Analysis, title: str = "", rescoring: 
     for judged in analysis.turns:
         if judged.missed_qwirkle is not None:
             everything.update(p.key for p in judged.missed_qwirkle.tiles)
-    cols, _ = _axis(key_cell(k)[0] for k in everything) if everything else ([], False)
-    rows, _ = _axis(key_cell(k)[1] for k in everything) if everything else ([], False)
+    cols, cut_x = _axis(key_cell(k)[0] for k in everything) if everything else ([], False)
+    rows, cut_y = _axis(key_cell(k)[1] for k in everything) if everything else ([], False)
 
     out_states: list[dict[str, Any]] = []
     before: dict[int, int] = {}
@@ -145,6 +147,7 @@ def page_data(history: History, analysis: Analysis, title: str = "", rescoring: 
         turn = history.turns[n] if n < len(history.turns) else None
         pov = turn.player if turn is not None else -1
         known = s.board_known
+        hidden = not_shown(map(key_cell, cells), cols, rows) if cut_x or cut_y else 0
         out_states.append({
             "known": known,
             "add": _placed(cells, added),
@@ -155,6 +158,7 @@ def page_data(history: History, analysis: Analysis, title: str = "", rescoring: 
             "unseen": list(s.unseen(pov)) if known else None,
             "racks": [[list(s.known[p]) if p < len(s.known) else [],
                        s.rack_sizes[p] if p < len(s.rack_sizes) else None] for p in range(n_players)],
+            **({"cut": cut_note(hidden)} if hidden else {}),  # what the page cannot draw, said on it
         })
         before = cells
 

@@ -19,7 +19,8 @@ from qwirkle_tools.analysis import analyse
 from qwirkle_tools.engine import replay
 from qwirkle_tools.record import from_data, loads
 from qwirkle_tools.reporting import build
-from qwirkle_tools.tiles import parse_tiles
+from qwirkle_tools.tiles import TILES, parse_tiles
+from qwirkle_tools.validate import check_data
 from qwirkle_tools.viewer import page, page_data, script_json
 
 SAMPLES = Path(__file__).parent.parent / "sample_games"
@@ -147,6 +148,43 @@ def test_the_tracker_leaves_out_the_rack_the_mover_holds_at_the_start_too() -> N
     assert states[1]["pov"] == 1 and states[1]["unseen"] == unseen(parse_tiles("rc rx"), ben)
     assert states[1]["racks"][1] == [ben, 6]
     assert states[2]["unseen"] == unseen(parse_tiles("rc rx rd"))  # after the last turn: what is not on the board
+
+
+def isolated(tiles: int = 108, apart: int = 2) -> dict[str, Any]:
+    """A legal setup of ``tiles`` tiles, none touching another, on a diagonal ``apart`` cells apart."""
+    board = [{"tile": str(TILES[i // 3 % 36]), "x": apart * i, "y": apart * i} for i in range(tiles)]
+    return game(setup={"board": board, "bag": 0, "racks": [0, 0]})
+
+
+@pytest.mark.parametrize("apart", [2, 5, 1_000])
+def test_every_tile_of_a_game_is_drawn_however_far_apart(apart: int) -> None:
+    data = isolated(apart=apart)
+    assert check_data(data)[1] == []
+    history = replay(from_data(data))
+    page_state = page_data(history, analyse(history))
+    cols, rows = set(page_state["cols"]), set(page_state["rows"])
+    assert all(apart * i in cols and apart * i in rows for i in range(108))  # the page draws every tile
+    assert "cut" not in page_state["states"][0]
+
+
+def too_wide() -> dict[str, Any]:
+    """A record whose board is too wide to draw whole: only illegal moves make one. Lone tiles far apart,
+    one a turn; the racks stay full, so the game goes on, and cannot make a Qwirkle, so no ghost tiles
+    widen the board."""
+    from qwirkle_tools.pictures import MAX_SHOWN
+
+    return game(*[place(i % 2, f"rc@{10 * i},{10 * i}", rack="rc gx yd bs pt ol") for i in range(MAX_SHOWN)])
+
+
+def test_a_board_too_wide_to_draw_says_how_many_tiles_are_not_drawn() -> None:
+    from qwirkle_tools.pictures import MAX_SHOWN, cut_note
+
+    history = replay(from_data(too_wide()))
+    states = page_data(history, analyse(history))["states"]
+    drawn = (MAX_SHOWN + 1) // 2  # a column, a gap, a column, ...
+    assert [s.get("cut") for s in states[drawn - 1:drawn + 2]] == [None, None, cut_note(1)]
+    assert states[-1]["cut"] == cut_note(MAX_SHOWN - drawn) == f"{MAX_SHOWN - drawn} tiles not drawn: only the first " \
+        f"{MAX_SHOWN} columns and rows are shown"
 
 
 def test_missed_qwirkles_become_ghost_tiles() -> None:

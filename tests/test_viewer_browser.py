@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_viewer import HOSTILE, hostile_data
+from test_viewer import HOSTILE, hostile_data, isolated, too_wide
 
 from qwirkle_tools.engine import History, replay
 from qwirkle_tools.record import from_data, loads
@@ -206,6 +206,18 @@ def test_ghosts_and_the_gift_line_show_on_annotated_turns(watched: Watched, tmp_
     assert ends[0] == ends[2] and ends[3] - ends[1] > 4  # down the column
     watched.open(url + "#turn=20")
     assert watched.page.locator("#board .gift-line").count() == 0
+    assert watched.errors == []
+
+
+def test_every_tile_of_a_setup_is_drawn_and_a_board_too_wide_says_what_is_not(watched: Watched, tmp_path: Path) -> None:
+    read = watched.open(write_page(tmp_path, replay(from_data(isolated(apart=2))), "isolated"))
+    assert len(read["tiles"]) == 108 and watched.page.locator("#board-note").text_content() == "108 tiles"
+    history = replay(from_data(too_wide()))
+    read = watched.open(write_page(tmp_path, history, "too-wide"))
+    drawn = len(read["tiles"])
+    assert 0 < drawn < len(history.record.turns) == read["turn"]
+    note = watched.page.locator("#board-note").text_content() or ""
+    assert note.startswith(f"{read['turn']} tiles ({read['turn'] - drawn} tiles not drawn: only the first ")
     assert watched.errors == []
 
 

@@ -137,7 +137,8 @@
     const turn = n > 0 ? turns[n - 1] : null;
     const ghosts = turn && turn.ghost ? turn.ghost.filter(([, x, y]) => colOf.has(x) && rowOf.has(y)) : [];
     const lastMove = new Set(n > 0 ? states[n].add.map(([, x, y]) => x + "," + y) : []);
-    note.textContent = plural(boards[n].size, "tile") + (ghosts.length ? "; faint dashed tiles: a missed Qwirkle" : "") +
+    note.textContent = plural(boards[n].size, "tile") + (state.cut ? " (" + state.cut + ")" : "") +
+      (ghosts.length ? "; faint dashed tiles: a missed Qwirkle" : "") +
       (turn && turn.gift ? "; red dashes: a line of five left open (a Qwirkle gift)" : "");
     if (!cells.length && !ghosts.length) {
       boardSvg.appendChild(svg("text", { x: 0, y: 0, class: "empty-note" }, "The table is empty."));

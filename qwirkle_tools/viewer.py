@@ -38,7 +38,7 @@ from typing import Any
 
 from .analysis import Analysis, analyse, flag_details
 from .board import key_cell
-from .charts import PALETTE
+from .charts import PALETTE, ticks
 from .engine import GameState, History
 from .jsontext import JSON
 from .pictures import COLOUR_HEX, TILE_FACE, _axis, _shape, cut_note, not_shown
@@ -200,6 +200,9 @@ def page_data(history: History, analysis: Analysis, title: str = "", rescoring: 
                         "lost": player.points_lost, "made": player.qwirkles_made, "missed": player.qwirkles_missed,
                         "gifts": player.gifts_given})
     show_board = len(states) == 1 or len(states[0].board) > 0 or any(s.board_known for s in states[1:])
+    # the chart's axes: a few round values whatever the range (a sheet's totals may reach 10^9)
+    top = max([10, *history.initial.scores[:n_players], *(v for r in history.results for v in r.totals[:n_players])])
+    last = len(history.turns)
     return {
         "v": FORMAT,
         "title": title,
@@ -213,6 +216,8 @@ def page_data(history: History, analysis: Analysis, title: str = "", rescoring: 
         "rows": rows,
         "board": show_board,
         "scores0": list(history.initial.scores[:n_players]),
+        "yticks": ticks(top, 6),
+        "xticks": [n for n in ticks(last, 12) if n <= last],
         "states": out_states,
         "turns": turns,
         "lead": [[c.turn, c.leader] for c in history.lead_changes()],

@@ -187,6 +187,26 @@ def test_a_board_too_wide_to_draw_says_how_many_tiles_are_not_drawn() -> None:
         f"{MAX_SHOWN} columns and rows are shown"
 
 
+def huge_sheet(turns: int = 400) -> dict[str, Any]:
+    """A valid score sheet whose every turn scores the most a sheet's cell may hold."""
+    from qwirkle_tools.sheets import MAX_POINTS
+
+    return game(*[place(i % 2, score=MAX_POINTS) for i in range(turns)])
+
+
+@pytest.mark.parametrize(("name", "top"), [("296-295.json", 296), ("huge", 200 * 100_000)])
+def test_the_chart_has_a_few_round_axis_values_whatever_the_totals(name: str, top: int) -> None:
+    history = sample(name) if name.endswith(".json") else replay(from_data(huge_sheet()))
+    data = page_data(history, analyse(history))
+    y, x = data["yticks"], data["xticks"]
+    assert y[0] == 0 and y[-2] < top <= y[-1] and len(y) <= 7  # the axis reaches just past the top total
+    assert x[0] == 0 and x[-1] <= len(data["turns"]) and len(x) <= 13
+    for axis in (x, y):
+        step = axis[1] - axis[0]
+        assert all(b - a == step for a, b in zip(axis, axis[1:]))
+        assert int(str(step).rstrip("0") or 0) in (1, 2, 5, 25)  # 1, 2, 2.5 or 5 times a power of ten
+
+
 def test_missed_qwirkles_become_ghost_tiles() -> None:
     history = sample("weak-play.json")
     data = page_data(history, analyse(history))

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_viewer import HOSTILE, hostile_data, isolated, too_wide
+from test_viewer import HOSTILE, hostile_data, huge_sheet, isolated, too_wide
 
 from qwirkle_tools.engine import History, replay
 from qwirkle_tools.record import from_data, loads
@@ -218,6 +218,14 @@ def test_every_tile_of_a_setup_is_drawn_and_a_board_too_wide_says_what_is_not(wa
     assert 0 < drawn < len(history.record.turns) == read["turn"]
     note = watched.page.locator("#board-note").text_content() or ""
     assert note.startswith(f"{read['turn']} tiles ({read['turn'] - drawn} tiles not drawn: only the first ")
+    assert watched.errors == []
+
+
+def test_the_chart_of_a_sheet_with_huge_totals_has_a_few_labels(watched: Watched, tmp_path: Path) -> None:
+    watched.open(write_page(tmp_path, replay(from_data(huge_sheet())), "huge"))
+    labels = watched.page.locator("#chart text.tick").all_text_contents()
+    assert labels[:6] == ["0", "5M", "10M", "15M", "20M", "0"]  # the scores (to 200 x 100,000), then the turns
+    assert labels[5:] == [str(n) for n in range(0, 401, 50)]
     assert watched.errors == []
 
 

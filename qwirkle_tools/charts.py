@@ -193,8 +193,7 @@ def ticks(top: int, most: int) -> list[int]:
 
 def _short(name: str) -> str:
     """A name as a picture shows it: one clean line (no character XML forbids), cut short."""
-    name = one_line(name)
-    return name if len(name) <= _NAME_LIMIT else name[: _NAME_LIMIT - 3] + "..."
+    return one_line(name, _NAME_LIMIT)
 
 
 def _points_lost(extra: object) -> int | None:

@@ -230,6 +230,17 @@ def move_data(move: Move, score: int | None = None) -> dict[str, object]:
             "qwirkles": move.qwirkles}
 
 
+def move_scores(moves: Iterable[tuple[int, int]], rack: int, bag: int | None, rules: Rules) -> list[int]:
+    """What each move, given as (points, tiles placed), really scores from a
+    rack of ``rack`` tiles: its points plus the end bonus
+    (:meth:`~qwirkle_tools.rules.Rules.end_points`, as the replay counts it for
+    ``rescore``) when it empties the rack while the bag is empty. A bag of
+    ``None`` (not known) earns no bonus: nothing is assumed."""
+    if bag is None:
+        return [points for points, _ in moves]
+    return [points + rules.end_points(rack - placed, bag) for points, placed in moves]
+
+
 MOVES_PER_TURN = 50_000
 """The analysis of a turn stops at this many legal moves (a legal but pathological
 board can have hundreds of thousands); the turn is then noted, not analysed."""
@@ -325,9 +336,7 @@ def _analyse(history: History, settings: Settings | None = None
         if isinstance(raw, str):
             turns.append(TurnAnalysis(i + 1, p, turn.action, source, played, qwirkles, note=raw))
             continue
-        bag = state.bag
-        scores = [s + (rules.end_points(len(rack) - len(tiles), bag) if bag is not None else 0)
-                  for s, _, _, tiles in raw]
+        scores = move_scores(((s, len(tiles)) for s, _, _, tiles in raw), len(rack), state.bag, rules)
         best_score = max(scores, default=0)
         best = _move(raw[scores.index(best_score)]) if raw else None
         value = played if played is not None else 0
@@ -588,30 +597,37 @@ class AnalysisError(QwirkleError):
 
 @dataclass(frozen=True, slots=True)
 class LegalMoves:
-    """Every legal move at a turn, best first, for the rack given or known."""
+    """Every legal move at a turn, best first, for the rack given or known;
+    ``scores[i]`` is what ``moves[i]`` really scores, the end bonus included
+    (:func:`move_scores`), by which they are ranked."""
 
     turn: int
     rack: tuple[Tile, ...]
     moves: tuple[Move, ...]
+    scores: tuple[int, ...]
+
+    def _shown(self, limit: int) -> Iterator[tuple[Move, int]]:
+        return zip(self.moves[:limit] if limit else self.moves, self.scores)
 
     def to_data(self, limit: int = 0) -> dict[str, object]:
-        shown = self.moves[:limit] if limit else self.moves
         return {"turn": self.turn, "rack": [str(t) for t in self.rack],
-                "moves": [move_data(m) for m in shown]}
+                "moves": [move_data(m, s) for m, s in self._shown(limit)]}
 
     def json_chunks(self, limit: int = 0) -> Iterator[str]:
         """:meth:`to_data` as JSON text, a move at a time (a position may have many)."""
         yield json.dumps({"turn": self.turn, "rack": [str(t) for t in self.rack]})[:-1] + ', "moves": ['
-        for i, m in enumerate(self.moves[:limit] if limit else self.moves):
-            yield ("" if i == 0 else ", ") + json.dumps(move_data(m))
+        for i, (m, s) in enumerate(self._shown(limit)):
+            yield ("" if i == 0 else ", ") + json.dumps(move_data(m, s))
         yield "]}"
 
     def lines(self, limit: int = 0) -> Iterator[str]:
-        """The listing, a line at a time: a heading, then a move per line."""
+        """The listing, a line at a time: a heading, then a move per line
+        (its score, with the end bonus it includes, if any)."""
         yield f"turn {self.turn}: rack {format_tiles(self.rack)}: {count(len(self.moves), 'legal move')}"
-        for m in self.moves[:limit] if limit else self.moves:
+        for m, s in self._shown(limit):
             q = f"  {count(m.qwirkles, 'Qwirkle')}" if m.qwirkles else ""
-            yield f"{m.score:>4}  {format_move(m.tiles)}{q}"
+            out = f"  +{s - m.score} end bonus" if s != m.score else ""
+            yield f"{s:>4}  {format_move(m.tiles)}{q}{out}"
 
     def text(self, limit: int = 0) -> str:
         return "\n".join(self.lines(limit))
@@ -624,8 +640,11 @@ MOVES_LISTED = 200_000
 def legal_moves(history: History, turn: int, rack: Sequence[int] | None = None) -> LegalMoves:
     """Every legal move for the player to move at ``turn`` (1-based; one past
     the last turn for the position after it), on the board before that turn,
-    best first. The rack is ``rack`` if given, else the one the record gives
-    or implies; on an empty board the opening rule applies (largest group).
+    best first: by the score each really makes, the end bonus included
+    (:func:`move_scores`, as ``annotate`` ranks them), then more Qwirkles,
+    then :func:`~qwirkle_tools.movegen.generate`'s order. The rack is
+    ``rack`` if given, else the one the record gives or implies; on an empty
+    board the opening rule applies (largest group).
 
     Raises:
         AnalysisError: ``turn`` is out of range; the board or the rack is not
@@ -658,7 +677,10 @@ def legal_moves(history: History, turn: int, rack: Sequence[int] | None = None) 
     except TooManyMoves:
         raise AnalysisError(f"the position before turn {turn} has more than {MOVES_LISTED:,} legal moves "
                             "for this rack; too many to list") from None
-    return LegalMoves(turn, tuple(TILES[t] for t in rack), tuple(found))
+    scores = move_scores(((m.score, len(m.tiles)) for m in found), len(rack), state.bag, history.record.rules)
+    order = sorted(range(len(found)), key=lambda i: (-scores[i], -found[i].qwirkles))  # stable: generate's order next
+    return LegalMoves(turn, tuple(TILES[t] for t in rack), tuple(found[i] for i in order),
+                      tuple(scores[i] for i in order))
 
 
 def recorded_missed_qwirkle(turn: Turn) -> tuple[Placement, ...]:

@@ -46,6 +46,7 @@ __all__ = [
     "progression_data",
     "render",
     "save",
+    "ticks",
     "turns",
 ]
 
@@ -166,10 +167,33 @@ def _gap(totals: Sequence[int]) -> tuple[int, int | None]:
     return top - second, leader
 
 
+def ticks(top: int, most: int) -> list[int]:
+    """Round values for an axis from 0 to ``top`` or just past it: at most
+    ``most`` steps, each step 1, 2, 2.5 or 5 times a power of ten (a whole
+    number), the smallest that needs no more. So an axis carries at most
+    ``most + 1`` labels whatever its range (the page's chart; the drawn
+    charts use matplotlib's ``MaxNLocator`` to the same end).
+
+    >>> ticks(296, 6)
+    [0, 50, 100, 150, 200, 250, 300]
+    >>> ticks(500_000_000, 6)
+    [0, 100000000, 200000000, 300000000, 400000000, 500000000]
+    >>> ticks(0, 6)
+    [0, 1]
+    """
+    top, most = max(top, 1), max(most, 1)
+    power = 10 ** max(0, len(str(top // most)) - 2)  # a decade or two below the step needed: a few tries
+    while True:
+        for step in (power, 2 * power, 25 * power // 10, 5 * power):  # (2.5 is 2 below ten: tried twice)
+            steps = -(-top // step)  # rounded up
+            if steps <= most:
+                return list(range(0, steps * step + 1, step))
+        power *= 10
+
+
 def _short(name: str) -> str:
     """A name as a picture shows it: one clean line (no character XML forbids), cut short."""
-    name = one_line(name)
-    return name if len(name) <= _NAME_LIMIT else name[: _NAME_LIMIT - 3] + "..."
+    return one_line(name, _NAME_LIMIT)
 
 
 def _points_lost(extra: object) -> int | None:

@@ -139,14 +139,12 @@ def parse_line(text: str) -> tuple[str, Finding]:
 def make(code: str, turn: int | None, pointer: str, message: str, excerpt: str = "") -> Finding:
     """A finding with the severity its code has in :data:`CODES`.
 
-    The message is made one line (names from a record may hold line breaks)
-    and at most :data:`MAX_MESSAGE` characters.
+    The message is made one line of at most :data:`MAX_MESSAGE` characters
+    by :func:`~qwirkle_tools.safetext.one_line`: names from a record may hold
+    line breaks, controls and invisible characters, shown as escapes, so
+    that two names that differ only there do not look the same.
     """
-    if not message.isprintable() or len(message) > MAX_MESSAGE:
-        message = " ".join("".join(c if c.isprintable() else " " for c in message).split())
-        if len(message) > MAX_MESSAGE:
-            message = message[: MAX_MESSAGE - 3] + "..."
-    return Finding(code, CODES[code][0], turn, pointer, message, excerpt)
+    return Finding(code, CODES[code][0], turn, pointer, one_line(message, MAX_MESSAGE), excerpt)
 
 
 EXCERPT_WIDTH = 72
@@ -155,15 +153,19 @@ EXCERPT_WIDTH = 72
 
 def excerpt(text: str, column: int) -> str:
     """The line ``text`` and a caret under ``column`` (1-based, in characters),
-    as two lines; each character that is not printable is shown as ``?``,
-    so that the caret stays under its place.
+    as two lines; each character that is not printable is shown as an escape
+    (:func:`~qwirkle_tools.safetext.one_line`), and the caret stays under its place.
 
         >>> print(excerpt("3. Ana rz@0,0 2", 8))
         3. Ana rz@0,0 2
                ^
+        >>> print(excerpt("Players: Ana\\x07, Ben", 13))
+        Players: Ana\\x07, Ben
+                    ^
     """
-    shown = "".join(c if c.isprintable() else "?" for c in text)
-    at = max(0, min(column - 1, len(shown)))
+    head = text[: max(0, column - 1)]
+    shown = one_line(text)
+    at = min(len(one_line(head)), len(shown))
     if len(shown) > EXCERPT_WIDTH:
         start = max(0, min(at - EXCERPT_WIDTH // 2, len(shown) - EXCERPT_WIDTH))
         head = "..." if start else ""

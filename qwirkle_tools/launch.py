@@ -15,7 +15,11 @@ An interrupt is raised where the program is (SIGTERM as :class:`Terminated`),
 so every ``finally`` and ``with`` block runs and removes its temporary
 files; and once a signal came, the run ends with its exit code even if
 something on the way swallowed the exception (a library that turns it into
-a panic of its own, say).
+a panic of its own, say). Outside the command itself (before it starts,
+while the last line is written, and before :func:`main` is called, from
+the entry point's first line on: see :mod:`qwirkle_tools.__main__`) a
+signal is only noted, never raised where no handler would catch it, and the
+run ends with its exit code all the same.
 """
 
 from __future__ import annotations
@@ -32,23 +36,33 @@ class Terminated(BaseException):
 
 
 _received: list[int] = []
+_armed: list[bool] = [False]
+"""Whether a signal is raised as an exception: only while the command runs, inside :func:`_run`'s handlers."""
 
 
 def _on_signal(number: int, frame: object) -> None:
     _received.append(number)
-    if len(_received) > 1:
-        return  # the run is already ending: let its cleanup finish
-    if number == signal.SIGTERM:
+    if len(_received) > 1 or not _armed[0]:
+        return  # the run is already ending (let its cleanup finish), or is not running: main() ends it
+    _interrupt()
+
+
+def _interrupt() -> None:
+    if _received[0] == signal.SIGTERM:
         raise Terminated
     raise KeyboardInterrupt
 
 
-def main() -> None:
+def main(noted: list[int] | None = None) -> None:
     """Run the command line; exits with its code (see the module's notes).
-    The process ignores SIGINT and SIGTERM from its last line on."""
+    ``noted``: the signals the entry point noted before (and goes on noting
+    until the handlers here take over). The process ignores SIGINT and
+    SIGTERM from its last line on."""
     _received.clear()
+    _armed[0] = False
     signal.signal(signal.SIGINT, _on_signal)
     signal.signal(signal.SIGTERM, _on_signal)
+    _received.extend(noted or ())  # (after the handlers are in place: none is lost in between)
     sys.unraisablehook = _unraisable
     code = _run()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the run is over: nothing may interrupt its last line
@@ -69,32 +83,13 @@ def main() -> None:
 
 def _run() -> int:
     try:
-        for stream in (sys.stdout, sys.stderr):  # a name the terminal cannot show must not crash the run
-            reconfigure = getattr(stream, "reconfigure", None)
-            if reconfigure is not None:
-                reconfigure(errors="backslashreplace")
-        import click
-
-        from .cli import app
-
         try:
-            code = app(standalone_mode=False)
-        except click.exceptions.Abort:  # click's form of a KeyboardInterrupt
-            return EXIT_INTERRUPTED
-        except click.ClickException as exc:  # a bad option or argument: click's own message
-            exc.show()
-            return exc.exit_code
-        try:
-            sys.stdout.flush()  # now, not at exit: a full disk under standard output is said in one line
-        except BrokenPipeError:
-            raise
-        except OSError as exc:
-            from .cli import silence_stdout
-
-            silence_stdout()
-            _say(f"standard output: cannot write: {exc.strerror or exc}")
-            return EXIT_USAGE
-        return code if isinstance(code, int) else EXIT_OK
+            _armed[0] = True
+            if _received:  # noted before the command started: it does not
+                _interrupt()
+            return _command()
+        finally:
+            _armed[0] = False  # from here on a signal is noted, and main() ends the run with its code
     except BrokenPipeError:
         try:
             sys.stderr.close()
@@ -113,6 +108,35 @@ def _run() -> int:
         _say(f"internal error: {type(exc).__name__}: {str(exc)[:300]}")
         _say("this is a bug; please report it (QWIRKLE_DEBUG=1 shows the traceback)")
         return EXIT_BUG
+
+
+def _command() -> int:
+    for stream in (sys.stdout, sys.stderr):  # a name the terminal cannot show must not crash the run
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+    import click
+
+    from .cli import app
+
+    try:
+        code = app(standalone_mode=False)
+    except click.exceptions.Abort:  # click's form of a KeyboardInterrupt
+        return EXIT_INTERRUPTED
+    except click.ClickException as exc:  # a bad option or argument: click's own message
+        exc.show()
+        return exc.exit_code
+    try:
+        sys.stdout.flush()  # now, not at exit: a full disk under standard output is said in one line
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        from .cli import silence_stdout
+
+        silence_stdout()
+        _say(f"standard output: cannot write: {exc.strerror or exc}")
+        return EXIT_USAGE
+    return code if isinstance(code, int) else EXIT_OK
 
 
 def _unraisable(event: object) -> None:

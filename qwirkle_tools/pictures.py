@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from .board import Board, Placement
 from .errors import QwirkleError
-from .safetext import one_line
+from .safetext import count, one_line
 from .tiles import TILES
 
 if TYPE_CHECKING:
@@ -92,8 +92,11 @@ def board_view(history: History, turn: int | None = None, analysis: Analysis | N
     return BoardView(state.board, n, tuple(played.tiles or ()), ghosts, marks)
 
 
-MAX_SHOWN = 200
-"""Most columns (and rows) a picture shows: a record's tiles may lie a million cells apart."""
+MAX_SHOWN = 256
+"""Most columns (and rows) a picture shows: a record's tiles may lie a million
+cells apart. More than twice the game's 108 tiles, so that every board a game
+can hold (each tile needs at most its own column and one gap), with a move's
+ghost and ringed cells, is shown whole; only illegal moves make more."""
 GAP = 3
 """A run of more empty columns (or rows) than this is shown as one gap, marked ``..``."""
 
@@ -102,22 +105,49 @@ def _axis(used: Iterable[int]) -> tuple[list[int | None], bool]:
     """The columns (or rows) to show, in order, and whether some were cut.
 
     Every coordinate from the least to the greatest used, except that a run
-    of more than :data:`GAP` unused ones becomes one ``None`` (a gap), and at
-    most :data:`MAX_SHOWN` of them. A connected board has no such run, so
-    the board of a legal game is shown whole and as it is.
+    of more than :data:`GAP` unused ones becomes one ``None`` (a gap); if
+    that is more than :data:`MAX_SHOWN`, every run of unused ones becomes a
+    gap (tiles far apart); and at most :data:`MAX_SHOWN` of them, the rest
+    cut. A connected board has no such run, so the board of a legal game is
+    shown whole and as it is.
     """
     values = sorted(set(used))
+    out = _runs(values, GAP)
+    if len(out) > MAX_SHOWN:
+        out = _runs(values, 0)
+    return out[:MAX_SHOWN], len(out) > MAX_SHOWN
+
+
+def _runs(values: list[int], gap: int) -> list[int | None]:
+    """``values`` (sorted, distinct) with the coordinates between them, a run
+    of more than ``gap`` as one ``None``; cut after ``MAX_SHOWN + 1`` (a board
+    with illegal moves may have very many)."""
     out: list[int | None] = []
-    for a, b in zip(values, values[1:] + [None]):
+    for a, b in zip(values, values[1:]):
         out.append(a)
-        if b is not None:
-            if b - a - 1 > GAP:
-                out.append(None)
-            else:
-                out.extend(range(a + 1, b))
-        if len(out) >= MAX_SHOWN:
-            return out[:MAX_SHOWN], len(out) > MAX_SHOWN or b is not None
-    return out, False
+        if b - a - 1 > gap:
+            out.append(None)
+        else:
+            out.extend(range(a + 1, b))
+        if len(out) > MAX_SHOWN:
+            return out
+    out.extend(values[-1:])
+    return out
+
+
+def not_shown(cells: Iterable[tuple[int, int]], columns: Sequence[int | None], rows: Sequence[int | None]) -> int:
+    """How many of ``cells`` (x, y) lie outside the ``columns`` and ``rows`` shown."""
+    xs, ys = set(columns), set(rows)
+    return sum(1 for x, y in cells if x not in xs or y not in ys)
+
+
+def cut_note(hidden: int) -> str:
+    """What a picture cut by :data:`MAX_SHOWN` says: how many tiles it does not draw.
+
+    >>> cut_note(8)
+    '8 tiles not drawn: only the first 256 columns and rows are shown'
+    """
+    return f"{count(hidden, 'tile')} not drawn: only the first {MAX_SHOWN} columns and rows are shown"
 
 
 def board_text(board: Board, last: Iterable[Placement] = (), colour: bool = True) -> str:
@@ -127,7 +157,8 @@ def board_text(board: Board, last: Iterable[Placement] = (), colour: bool = True
     colour the two-letter short form is used, so the text stays readable.
     Tiles of the last move are shown reversed (with colour) or starred.
     Long runs of empty columns or rows are shown as one ``..`` (see
-    :func:`_axis`), and at most :data:`MAX_SHOWN` columns and rows.
+    :func:`_axis`), and at most :data:`MAX_SHOWN` columns and rows; a last
+    line says how many tiles that leaves out (:func:`cut_note`).
     """
     if not len(board):
         return "(empty board)"
@@ -153,7 +184,7 @@ def board_text(board: Board, last: Iterable[Placement] = (), colour: bool = True
                 row.append(f" *{TILES[t].short}" if (x, y) in marked else f"  {TILES[t].short}")
         lines.append("".join(row).rstrip())
     if cut_x or cut_y:
-        lines.append(f"(only the first {MAX_SHOWN} columns and rows are shown)")
+        lines.append(f"({cut_note(not_shown(board, columns, rows))})")
     return "\n".join(lines)
 
 
@@ -186,6 +217,14 @@ def _shape(kind: int, cx: float, cy: float, r: float) -> list[tuple[str, Any]]:
     return [*leaves, ("circle", (cx, cy, r * 0.22))]
 
 
+_CELL = 0.42
+"""A board picture's cell, in inches."""
+_MOST = 40.0
+"""A board picture's widest side, in inches, its cells made smaller to fit
+(about 6,000 pixels at the PNG's 150 dpi: a picture of the widest board
+shown takes seconds and a few hundred MiB, not a gigabyte)."""
+
+
 def board_figure(
     board: Board,
     last: Sequence[Placement] = (),
@@ -200,7 +239,8 @@ def board_figure(
     faint with a dashed outline on their empty cells; ``open_cells`` (the
     cells completing an open five, each with its missing tile) are ringed in
     red with the tile drawn small. Draws on ``ax`` when given. ``y`` grows
-    downward, as in records.
+    downward, as in records. A board wider than :data:`MAX_SHOWN` columns or
+    rows is cut, and the picture says how many tiles it does not draw.
     """
     from matplotlib.figure import Figure
     from matplotlib.patches import Circle, FancyBboxPatch, Polygon
@@ -215,14 +255,15 @@ def board_figure(
     first_x, first_y = columns[0] or 0, lines[0] or 0
     at_x = {x: first_x + i for i, x in enumerate(columns) if x is not None}
     at_y = {y: first_y + i for i, y in enumerate(lines) if y is not None}
+    hidden = not_shown(((x, y) for x, y, _ in everything), columns, lines) if cut_x or cut_y else 0
     cells = [(at_x[x], at_y[y], t) for x, y, t in cells if x in at_x and y in at_y]
     marked = {(at_x[p.x], at_y[p.y]) for p in last if p.x in at_x and p.y in at_y}
     ghost_cells = [(at_x[x], at_y[y], t) for x, y, t in ghost_cells if x in at_x and y in at_y]
     ring_cells = [(at_x[x], at_y[y], t) for x, y, t in ring_cells if x in at_x and y in at_y]
     min_x, max_x, min_y, max_y = first_x, first_x + len(columns) - 1, first_y, first_y + len(lines) - 1
     cols, rows = len(columns), len(lines)
+    size = min(_CELL, _MOST / max(cols, rows))  # a cell's inches: a wide board is drawn smaller, not huge
     if ax is None:
-        size = 0.42
         fig = Figure(figsize=(max(4.0, cols * size + 1.2), max(3.0, rows * size + 1.2)))
         ax = fig.add_subplot(1, 1, 1)
     else:
@@ -269,7 +310,13 @@ def board_figure(
         ax.set_xticklabels(["..." if x is None else str(x) for x in columns])
     if None in lines or cut_y:
         ax.set_yticklabels(["..." if y is None else str(y) for y in lines])
-    ax.tick_params(labelsize=7, length=0, top=True, labeltop=True, bottom=False, labelbottom=False)
+    # labels shrink with the cells (72 points an inch), and stand on end when the cells are narrow
+    ax.tick_params(labelsize=min(7.0, size * 72 * 0.5), length=0, top=True, labeltop=True, bottom=False,
+                   labelbottom=False)
+    if size < _CELL:
+        ax.tick_params(axis="x", labelrotation=90)
+    if hidden:
+        ax.set_xlabel(cut_note(hidden), fontsize=8)
     for spine in ax.spines.values():
         spine.set_visible(False)
     if title:  # a title may hold a file name: one clean line, taken literally

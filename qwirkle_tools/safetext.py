@@ -38,11 +38,28 @@ def _escape(c: str) -> str:
     return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
-def one_line(text: str) -> str:
-    """``text`` as one printable line (non-printable characters as escapes)."""
+def one_line(text: str, most: int | None = None) -> str:
+    """``text`` as one printable line: each character that is not printable
+    (a control, a format character such as U+200B, a line break) shown as an
+    escape, so two names that differ only there read differently. With
+    ``most``, at most that many characters, cut with ``...`` (never inside
+    an escape).
+
+    >>> one_line("Ana\\x07"), one_line("Ana\\u200b"), one_line("Ana Ben", most=6)
+    ('Ana\\\\x07', 'Ana\\\\u200b', 'Ana...')
+    """
     if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else _escape(c) for c in text)
+        return text if most is None or len(text) <= most else text[: max(0, most - 3)] + "..."
+    pieces = [c if c.isprintable() else _escape(c) for c in text]
+    if most is None or sum(map(len, pieces)) <= most:
+        return "".join(pieces)
+    kept, room = [], most - 3
+    for piece in pieces:
+        room -= len(piece)
+        if room < 0:
+            break
+        kept.append(piece)
+    return "".join(kept) + "..."
 
 
 def _json_escape(c: str) -> str:

@@ -31,16 +31,17 @@ import base64
 import hashlib
 import html
 import re
+from dataclasses import replace
 from functools import cache
 from importlib import resources
 from typing import Any
 
 from .analysis import Analysis, analyse, flag_details
 from .board import key_cell
-from .charts import PALETTE
+from .charts import PALETTE, ticks
 from .engine import GameState, History
 from .jsontext import JSON
-from .pictures import COLOUR_HEX, TILE_FACE, _axis, _shape
+from .pictures import COLOUR_HEX, TILE_FACE, _axis, _shape, cut_note, not_shown
 from .rescore import Rescoring, rescore
 from .safetext import json_text, one_line
 from .tiles import SHAPES, TILES
@@ -77,6 +78,27 @@ def _placed(cells: dict[int, int], keys: list[int]) -> list[list[int]]:
     return out
 
 
+def _as_the_mover_knows(history: History, n: int, state: GameState) -> GameState:
+    """``state`` (before turn ``n + 1``) with the mover's rack as the record
+    gives or implies it for that turn (:meth:`~qwirkle_tools.engine.History.known_rack`).
+
+    A rack recorded on a turn is in the mover's hand before the turn is
+    played, but the replay learns it only when it plays that turn: so the
+    start position (which knows only the setup), and any position whose
+    rack the earlier turns do not tell, would count the mover's own tiles as
+    unseen. Nothing else changes.
+    """
+    turn = history.turns[n] if n < len(history.turns) else None
+    if turn is None or not 0 <= turn.player < len(state.known):
+        return state
+    rack, _ = history.known_rack(n)
+    if rack is None:
+        return state
+    p = turn.player
+    return replace(state, known=tuple(tuple(TILES[t] for t in rack) if q == p else k for q, k in enumerate(state.known)),
+                   rack_sizes=tuple(len(rack) if q == p else size for q, size in enumerate(state.rack_sizes)))
+
+
 def _meta(value: JSON) -> str:
     return value if isinstance(value, str) else json_text(value)
 
@@ -88,7 +110,10 @@ def page_data(history: History, analysis: Analysis, title: str = "", rescoring: 
     state before (``add``: ``[tile, x, y]``, ``del``: ``[x, y]``), whether the
     board is known, the bag, each seat's known rack and size, and the unseen
     count of each of the 36 tiles from the point of view of the player of turn
-    ``n + 1`` (after the last turn: of nobody, the tiles not on the board);
+    ``n + 1`` (not on the board, not in the rack that turn records or the
+    replay implies; after the last turn: of nobody, the tiles not on the board),
+    and, when the board is too wide to draw whole, ``cut``: a note saying how
+    many of its tiles the page does not draw (:func:`~qwirkle_tools.pictures.cut_note`);
     ``turns[n - 1]`` is turn ``n``: its player, move, claimed and computed
     score, totals, findings, analysis, ghost tiles and gift line.
     """
@@ -109,18 +134,20 @@ def page_data(history: History, analysis: Analysis, title: str = "", rescoring: 
     for judged in analysis.turns:
         if judged.missed_qwirkle is not None:
             everything.update(p.key for p in judged.missed_qwirkle.tiles)
-    cols, _ = _axis(key_cell(k)[0] for k in everything) if everything else ([], False)
-    rows, _ = _axis(key_cell(k)[1] for k in everything) if everything else ([], False)
+    cols, cut_x = _axis(key_cell(k)[0] for k in everything) if everything else ([], False)
+    rows, cut_y = _axis(key_cell(k)[1] for k in everything) if everything else ([], False)
 
     out_states: list[dict[str, Any]] = []
     before: dict[int, int] = {}
     for n, s in enumerate(states):
+        s = _as_the_mover_knows(history, n, s)  # the tracker and the racks as seen by the mover
         cells = _cells(s)
         added = sorted(k for k, t in cells.items() if before.get(k) != t)
         removed = sorted(k for k in before if k not in cells)
         turn = history.turns[n] if n < len(history.turns) else None
         pov = turn.player if turn is not None else -1
         known = s.board_known
+        hidden = not_shown(map(key_cell, cells), cols, rows) if cut_x or cut_y else 0
         out_states.append({
             "known": known,
             "add": _placed(cells, added),
@@ -131,6 +158,7 @@ def page_data(history: History, analysis: Analysis, title: str = "", rescoring: 
             "unseen": list(s.unseen(pov)) if known else None,
             "racks": [[list(s.known[p]) if p < len(s.known) else [],
                        s.rack_sizes[p] if p < len(s.rack_sizes) else None] for p in range(n_players)],
+            **({"cut": cut_note(hidden)} if hidden else {}),  # what the page cannot draw, said on it
         })
         before = cells
 
@@ -172,6 +200,9 @@ def page_data(history: History, analysis: Analysis, title: str = "", rescoring: 
                         "lost": player.points_lost, "made": player.qwirkles_made, "missed": player.qwirkles_missed,
                         "gifts": player.gifts_given})
     show_board = len(states) == 1 or len(states[0].board) > 0 or any(s.board_known for s in states[1:])
+    # the chart's axes: a few round values whatever the range (a sheet's totals may reach 10^9)
+    top = max([10, *history.initial.scores[:n_players], *(v for r in history.results for v in r.totals[:n_players])])
+    last = len(history.turns)
     return {
         "v": FORMAT,
         "title": title,
@@ -185,6 +216,8 @@ def page_data(history: History, analysis: Analysis, title: str = "", rescoring: 
         "rows": rows,
         "board": show_board,
         "scores0": list(history.initial.scores[:n_players]),
+        "yticks": ticks(top, 6),
+        "xticks": [n for n in ticks(last, 12) if n <= last],
         "states": out_states,
         "turns": turns,
         "lead": [[c.turn, c.leader] for c in history.lead_changes()],

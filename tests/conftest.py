@@ -42,6 +42,24 @@ def findings(data: Any) -> list[tuple[str, int | None]]:
     return [(f.code, f.turn) for f in check_data(data)[1]]
 
 
+def endgame(board: str, rack: str, others: int, *turns: dict[str, Any]) -> dict[str, Any]:
+    """A two-player record from a position with the bag empty: ``board`` (as
+    ``"rc@0,0 rs@1,0"``) near the origin, Ana holding ``rack``, Ben ``others``
+    tiles, and every other tile of the game isolated far away (a setup holds
+    all 108)."""
+    from qwirkle_tools.board import Placement
+    from qwirkle_tools.tiles import TILES, parse_tiles
+
+    placed = [Placement.parse(s) for s in board.split()]
+    left = [t for t in range(36) for _ in range(3)]
+    for t in [int(p.tile) for p in placed] + [int(t) for t in parse_tiles(rack)]:
+        left.remove(t)
+    cells = [{"tile": str(p.tile), "x": p.x, "y": p.y} for p in placed]
+    cells += [{"tile": str(TILES[t]), "x": 20 + 2 * (i % 10), "y": 2 * (i // 10)} for i, t in enumerate(left[others:])]
+    return game(*turns, setup={"board": cells, "bag": 0,
+                               "racks": [[str(t) for t in parse_tiles(rack)], others]})
+
+
 def play(seed: int, turns: int) -> tuple[dict[int, int], list[int]]:
     """The cells after ``turns`` random legal turns from a shuffled bag, and the bag left.
 

@@ -6,9 +6,10 @@ import copy
 import json
 from typing import Any
 
-from conftest import game, place, simulated
+from conftest import endgame, game, place, simulated
 
-from qwirkle_tools.analysis import analyse, annotated
+from qwirkle_tools.analysis import analyse, annotated, legal_moves
+from qwirkle_tools.engine import replay
 from qwirkle_tools.record import dumps, from_data
 from qwirkle_tools.validate import check_data
 
@@ -89,6 +90,34 @@ def test_two_player_endgame_rack_is_deduced() -> None:
     assert endgame, "the bag empties before Bot 2's last turns"
     for i in endgame:
         assert a_bare[i].best_score == a_full[i].best_score and a_bare[i].moves == a_full[i].moves
+
+
+# with the bag empty, rc@0,0 scores 8 (rc rx rd rs across, rc bc gc yc down); yc@4,-1 rc@4,0
+# scores 6 but empties the rack: 6 + 6 = 12
+GOING_OUT = "rx@1,0 rd@2,0 rs@3,0 bc@0,1 gc@0,2 yc@0,3"
+
+
+def test_moves_are_ranked_by_what_they_score_end_bonus_included() -> None:
+    data = endgame(GOING_OUT, "rc yc", 3, place(0, "yc@4,-1 rc@4,0", 12))
+    assert check_data(data)[1] == []  # the replay (rescore) gives the move going out its 12
+    history = replay(from_data(data))
+    (turn,) = analyse(history).turns
+    listed = legal_moves(history, 1)
+    assert listed.scores == tuple(sorted(listed.scores, reverse=True))
+    best, score = listed.moves[0], listed.scores[0]
+    assert (score, len(best.tiles), best.score) == (12, 2, 6) == (turn.best_score, 2, 6)
+    one_tile = listed.moves.index(next(m for m in listed.moves if len(m.tiles) == 1 and m.score == 8))
+    assert listed.scores[one_tile] == 8 and all(len(m.tiles) == 2 for m in listed.moves[:one_tile])  # only moves going out
+    assert all(s == m.score + (6 if len(m.tiles) == 2 else 0) for m, s in zip(listed.moves, listed.scores))
+    assert listed.to_data(1)["moves"] == [{"tiles": [{"tile": "yellow-circle", "x": 4, "y": -1},
+                                                     {"tile": "red-circle", "x": 4, "y": 0}],
+                                           "score": 12, "qwirkles": 0}]
+    assert list(listed.lines(1))[1] == "  12  yc@4,-1 rc@4,0  +6 end bonus"
+    # the rules' switch is the one the replay uses; without a bonus the 8 comes first
+    data["rules"] = {"end_bonus": 0}
+    plain = legal_moves(replay(from_data(data)), 1)
+    assert (plain.scores[0], len(plain.moves[0].tiles)) == (8, 1)
+    assert plain.scores == tuple(m.score for m in plain.moves)
 
 
 def test_greedy_self_play_loses_nothing_and_summaries_add_up() -> None:

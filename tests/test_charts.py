@@ -168,6 +168,18 @@ def test_many_players_and_awkward_names_draw(tmp_path: Path) -> None:
     assert "$x$ Sam" in text and "_hidden" in text and "A" * 21 + "..." in text  # no mathtext, none left out
 
 
+def test_axes_carry_a_few_labels_whatever_the_totals() -> None:
+    # a valid score sheet's totals may reach 10^9 (10,000 turns of up to 100,000): a handful of labels, not thousands
+    from qwirkle_tools.sheets import MAX_POINTS
+
+    chart = progression_data(from_data(claims(*[MAX_POINTS] * 2_000)))
+    for draw in (charts.progression, charts.lead, charts.turns):
+        ax = draw(chart).axes[0]
+        low, high = ax.get_ylim()
+        shown = [v for v in ax.get_yticks() if low <= v <= high]
+        assert 2 <= len(shown) <= 10 and 2 <= len(ax.get_xticks()) <= 14, draw.__name__
+
+
 def test_save_refuses_other_formats(tmp_path: Path) -> None:
     from matplotlib.figure import Figure
 

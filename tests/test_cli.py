@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import simulated
+from conftest import endgame, place, simulated
 from typer.testing import CliRunner
 
 from qwirkle_tools.cli import app
@@ -203,6 +203,19 @@ def test_moves_lists_every_legal_move_best_first() -> None:
     assert run("moves", str(SAMPLES / "score-sheet.json"), "--turn", "5")[0] == 2
     assert run("moves", str(SAMPLES / "complete-2p.json"), "--turn", "999")[0] == 2
     assert run("moves", str(SAMPLES / "complete-2p.json"), "--turn", "3", "--rack", "zz")[0] == 2
+
+
+def test_moves_ranks_the_move_going_out_by_its_end_bonus_as_rescore_does(tmp_path: Path) -> None:
+    from test_analysis import GOING_OUT
+
+    path = tmp_path / "end.json"
+    path.write_text(json.dumps(endgame(GOING_OUT, "rc yc", 3, place(0, "yc@4,-1 rc@4,0", 12))))
+    assert run("rescore", str(path))[0] == 0  # the claim of 12 is what the move going out scores
+    code, out, _ = run("moves", str(path), "--turn", "1", "-n", "2")
+    assert code == 0 and out.splitlines()[1:] == ["  12  yc@4,-1 rc@4,0  +6 end bonus", "  12  rc@4,0 yc@4,1  +6 end bonus"]
+    code, out, _ = run("moves", str(path), "--turn", "1", "--format", "json")
+    scores = [m["score"] for m in json.loads(out)["moves"]]
+    assert code == 0 and scores[0] == 12 and scores == sorted(scores, reverse=True) and 8 in scores
 
 
 def test_simulate_writes_reproducible_valid_corpora(tmp_path: Path) -> None:

@@ -112,6 +112,26 @@ def test_names_reach_every_text_output_as_one_clean_line(tmp_path: Path) -> None
     assert "\\x1b]0;pwned" in (tmp_path / "r" / "summary.txt").read_text()  # shown, escaped
 
 
+def test_names_that_differ_only_in_invisible_characters_are_told_apart_wherever_printed(tmp_path: Path) -> None:
+    data = copy.deepcopy(simulated(2, 5))
+    data["players"] = [{"name": "Ana\x07"}, {"name": "Ana\u200b"}]  # a bell; a zero-width space
+    data["turns"][0]["score"] += 1
+    data["turns"][1]["score"] += 1  # a finding naming each
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(data))
+    code, out, _ = run("validate", str(path))
+    assert code == 1
+    lines = out.splitlines()
+    assert "score-mismatch: Ana\\x07 (seat 0) claims" in lines[0] and "score-mismatch: Ana\\u200b (seat 1) claims" in lines[1]
+    for args in (["rescore", str(path)], ["annotate", str(path)]):
+        code, out, err = run(*args)
+        assert "Ana\\x07" in out + err and "Ana\\u200b" in out + err, args
+    # the notation's and a sheet's excerpts show them too, the caret under its place
+    from qwirkle_tools.findings import excerpt
+
+    assert excerpt("Players: Ana\x07, Ana\u200b", 19).splitlines() == ["Players: Ana\\x07, Ana\\u200b", " " * 21 + "^"]
+
+
 def test_json_outputs_escape_c1_controls_del_and_bidi(tmp_path: Path) -> None:
     src = evil_game(tmp_path)
     for args in (["rescore", str(src), "--format", "json"], ["annotate", str(src), "--format", "json"],

@@ -68,10 +68,29 @@ def test_far_apart_tiles_are_drawn_with_gaps_not_thousands_of_columns() -> None:
     assert labels == ["0", "1", "...", "40", "...", "400", "...", "5000"]
 
 
-def test_a_board_beyond_the_shown_size_is_cut_and_says_so() -> None:
+def test_a_board_beyond_the_shown_size_is_cut_and_says_how_many_tiles_are_not_drawn() -> None:
+    from matplotlib.patches import FancyBboxPatch
+
     from qwirkle_tools.pictures import MAX_SHOWN
 
     board = Board().place([Placement.parse(f"rc@{2 * i},{i}") for i in range(MAX_SHOWN)])
     lines = board_text(board, colour=False).splitlines()
-    assert len(lines) == MAX_SHOWN + 2 and lines[-1] == f"(only the first {MAX_SHOWN} columns and rows are shown)"
-    assert len(lines[0].split()) == MAX_SHOWN
+    drawn = (MAX_SHOWN + 1) // 2  # the columns: a tile's, a gap, a tile's, ...
+    note = f"{MAX_SHOWN - drawn} tiles not drawn: only the first {MAX_SHOWN} columns and rows are shown"
+    assert len(lines) == MAX_SHOWN + 2 and lines[-1] == f"({note})"
+    assert len(lines[0].split()) == MAX_SHOWN and sum(line.count("rc") for line in lines) == drawn
+    ax = board_figure(board).axes[0]
+    assert len([p for p in ax.patches if isinstance(p, FancyBboxPatch)]) == drawn and ax.get_xlabel() == note
+
+
+def test_every_tile_of_a_game_is_drawn_however_far_apart() -> None:
+    from matplotlib.patches import FancyBboxPatch
+
+    for apart in (2, 4, 5, 1_000):  # 108 tiles, none touching: as a setup may give them
+        board = Board().place([Placement.parse(f"rc@{apart * i},{apart * i}") for i in range(108)])
+        lines = board_text(board, colour=False).splitlines()
+        assert sum(line.count("rc") for line in lines) == 108 and "not drawn" not in lines[-1]
+    fig = board_figure(board)  # (one drawing: a few seconds)
+    ax = fig.axes[0]
+    assert len([p for p in ax.patches if isinstance(p, FancyBboxPatch)]) == 108 and ax.get_xlabel() == ""
+    assert max(fig.get_size_inches()) <= 42  # the cells shrink: about 6,000 pixels at most, not 14,000

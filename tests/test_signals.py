@@ -25,7 +25,7 @@ from fuzzing import LONG, LONG_EXAMPLES
 ROOT = Path(__file__).parent.parent
 ATTEMPTS = max(8, LONG_EXAMPLES // 20) if LONG else 8
 """Signals sent per test: a few in CI; ``QWIRKLE_FUZZ=long`` sends ``QWIRKLE_FUZZ_EXAMPLES / 20``."""
-QWIRKLE = [sys.executable, "-c", "from qwirkle_tools.launch import main; main()"]
+QWIRKLE = [sys.executable, "-m", "qwirkle_tools"]  # as the console script runs it: qwirkle_tools.__main__ first
 REPORT_FILES = {"annotated.json", "summary.txt", "turns.csv", "progression.png", "lead.png", "turns.png", "board.png",
                 "game.html"}
 
@@ -175,6 +175,60 @@ def test_workers_exit_when_their_parent_is_killed(tmp_path: Path, corpus: Path) 
     while any(alive(w) for w in workers) and time.time() < deadline:
         time.sleep(0.1)
     assert not any(alive(w) for w in workers), "workers outlived their parent"
+
+
+# The command as the console script and ``python -m`` run it, with a signal sent to itself the moment a
+# given module starts to load: right after the package is imported (launch), and later on.
+AT_IMPORT = """
+import importlib.abc, os, runpy, signal, sys
+moment, sig = sys.argv.pop(1), getattr(signal, sys.argv.pop(1))
+class Moment(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == moment:
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), sig)
+        return None
+sys.meta_path.insert(0, Moment())
+sys.argv[0] = "qwirkle"
+runpy.run_module("qwirkle_tools", run_name="__main__", alter_sys=True)
+"""
+
+
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("moment", ["qwirkle_tools.launch", "click", "qwirkle_tools.cli", "qwirkle_tools.validate"])
+def test_a_signal_while_the_entry_point_loads_ends_the_run_in_one_line(tmp_path: Path, moment: str, sig: str) -> None:
+    game = ROOT / "sample_games" / "complete-2p.json"
+    proc = subprocess.run([sys.executable, "-c", AT_IMPORT, moment, sig, "validate", str(game)], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert (proc.returncode, proc.stderr.splitlines()) == (
+        (130, ["qwirkle: interrupted"]) if sig == "SIGINT" else (143, ["qwirkle: terminated"]))
+    assert proc.stdout == ""  # the command did not run on
+
+
+AT_END = """
+import os, signal, sys
+import qwirkle_tools.launch as launch
+run, sig = launch._run, getattr(signal, sys.argv.pop(1))
+def then_a_signal():
+    code = run()
+    os.kill(os.getpid(), sig)  # the command is done; its last line not yet written
+    return code
+launch._run = then_a_signal
+sys.argv[0] = "qwirkle"
+launch.main()
+"""
+
+
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_a_signal_as_the_run_ends_is_one_line_too(tmp_path: Path, sig: str) -> None:
+    game = ROOT / "sample_games" / "complete-2p.json"
+    proc = subprocess.run([sys.executable, "-c", AT_END, sig, "validate", str(game)], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert (proc.returncode, proc.stderr.splitlines()) == (
+        (130, ["qwirkle: interrupted"]) if sig == "SIGINT" else (143, ["qwirkle: terminated"]))
+    assert proc.stdout.startswith("1 record: 1 valid")  # the command itself finished
 
 
 def test_ctrl_c_while_the_command_loads_or_starts(tmp_path: Path) -> None:

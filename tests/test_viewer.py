@@ -19,6 +19,8 @@ from qwirkle_tools.analysis import analyse
 from qwirkle_tools.engine import replay
 from qwirkle_tools.record import from_data, loads
 from qwirkle_tools.reporting import build
+from qwirkle_tools.tiles import TILES, parse_tiles
+from qwirkle_tools.validate import check_data
 from qwirkle_tools.viewer import page, page_data, script_json
 
 SAMPLES = Path(__file__).parent.parent / "sample_games"
@@ -111,13 +113,98 @@ def test_the_data_follows_the_replay() -> None:
         engine_state = history.state(n)
         assert board == {cell: int(t) for cell, t in engine_state.board.items()}
         pov = history.record.turns[n].player if n < 64 else -1
-        assert state["unseen"] == list(engine_state.unseen(pov)) and state["pov"] == pov
+        rack = history.record.turns[n].rack if n < 64 else ()
+        assert rack is not None  # every turn of this game records its rack
+        assert state["unseen"] == unseen(engine_state.board.cells.values(), rack) and state["pov"] == pov
         assert state["bag"] == engine_state.bag
         if n:
             assert data["turns"][n - 1]["tot"] == list(engine_state.scores)
     gifts = [i + 1 for i, t in enumerate(data["turns"]) if "gift" in t]
     assert gifts == [t.turn for t in analysis.turns if t.gift is not None] and len(gifts) == 6
     assert data["lead"] == [[c.turn, c.leader] for c in history.lead_changes()]
+
+
+def unseen(*groups: Any) -> list[int]:
+    """The count of each tile not in any of ``groups`` (tile numbers or tiles)."""
+    counts = [3] * 36
+    for group in groups:
+        for t in group:
+            counts[int(t)] -= 1
+    return counts
+
+
+def test_the_tracker_leaves_out_the_rack_the_mover_holds_at_the_start_too() -> None:
+    history = sample("296-295.json")
+    start = page_data(history, analyse(history))["states"][0]
+    first = history.record.turns[0].rack
+    assert first is not None and start["pov"] == 0
+    assert start["unseen"] == unseen(first) and sum(start["unseen"]) == 108 - 6
+    assert start["racks"][0] == [[int(t) for t in first], 6] and start["racks"][1] == [[], 6]
+    # a rack recorded only later (Ben's draws are not recorded): the position before it counts it too
+    data = game(place(0, "rc@0,0 rx@1,0", 2, rack="rc rx bd yx gl pt"), place(1, "rd@2,0", 3, rack="rd gs gs bl yc oc"))
+    history = replay(from_data(data))
+    states = page_data(history, analyse(history))["states"]
+    ben = [int(t) for t in parse_tiles("rd gs gs bl yc oc")]
+    assert states[1]["pov"] == 1 and states[1]["unseen"] == unseen(parse_tiles("rc rx"), ben)
+    assert states[1]["racks"][1] == [ben, 6]
+    assert states[2]["unseen"] == unseen(parse_tiles("rc rx rd"))  # after the last turn: what is not on the board
+
+
+def isolated(tiles: int = 108, apart: int = 2) -> dict[str, Any]:
+    """A legal setup of ``tiles`` tiles, none touching another, on a diagonal ``apart`` cells apart."""
+    board = [{"tile": str(TILES[i // 3 % 36]), "x": apart * i, "y": apart * i} for i in range(tiles)]
+    return game(setup={"board": board, "bag": 0, "racks": [0, 0]})
+
+
+@pytest.mark.parametrize("apart", [2, 5, 1_000])
+def test_every_tile_of_a_game_is_drawn_however_far_apart(apart: int) -> None:
+    data = isolated(apart=apart)
+    assert check_data(data)[1] == []
+    history = replay(from_data(data))
+    page_state = page_data(history, analyse(history))
+    cols, rows = set(page_state["cols"]), set(page_state["rows"])
+    assert all(apart * i in cols and apart * i in rows for i in range(108))  # the page draws every tile
+    assert "cut" not in page_state["states"][0]
+
+
+def too_wide() -> dict[str, Any]:
+    """A record whose board is too wide to draw whole: only illegal moves make one. Lone tiles far apart,
+    one a turn; the racks stay full, so the game goes on, and cannot make a Qwirkle, so no ghost tiles
+    widen the board."""
+    from qwirkle_tools.pictures import MAX_SHOWN
+
+    return game(*[place(i % 2, f"rc@{10 * i},{10 * i}", rack="rc gx yd bs pt ol") for i in range(MAX_SHOWN)])
+
+
+def test_a_board_too_wide_to_draw_says_how_many_tiles_are_not_drawn() -> None:
+    from qwirkle_tools.pictures import MAX_SHOWN, cut_note
+
+    history = replay(from_data(too_wide()))
+    states = page_data(history, analyse(history))["states"]
+    drawn = (MAX_SHOWN + 1) // 2  # a column, a gap, a column, ...
+    assert [s.get("cut") for s in states[drawn - 1:drawn + 2]] == [None, None, cut_note(1)]
+    assert states[-1]["cut"] == cut_note(MAX_SHOWN - drawn) == f"{MAX_SHOWN - drawn} tiles not drawn: only the first " \
+        f"{MAX_SHOWN} columns and rows are shown"
+
+
+def huge_sheet(turns: int = 400) -> dict[str, Any]:
+    """A valid score sheet whose every turn scores the most a sheet's cell may hold."""
+    from qwirkle_tools.sheets import MAX_POINTS
+
+    return game(*[place(i % 2, score=MAX_POINTS) for i in range(turns)])
+
+
+@pytest.mark.parametrize(("name", "top"), [("296-295.json", 296), ("huge", 200 * 100_000)])
+def test_the_chart_has_a_few_round_axis_values_whatever_the_totals(name: str, top: int) -> None:
+    history = sample(name) if name.endswith(".json") else replay(from_data(huge_sheet()))
+    data = page_data(history, analyse(history))
+    y, x = data["yticks"], data["xticks"]
+    assert y[0] == 0 and y[-2] < top <= y[-1] and len(y) <= 7  # the axis reaches just past the top total
+    assert x[0] == 0 and x[-1] <= len(data["turns"]) and len(x) <= 13
+    for axis in (x, y):
+        step = axis[1] - axis[0]
+        assert all(b - a == step for a, b in zip(axis, axis[1:]))
+        assert int(str(step).rstrip("0") or 0) in (1, 2, 5, 25)  # 1, 2, 2.5 or 5 times a power of ten
 
 
 def test_missed_qwirkles_become_ghost_tiles() -> None:

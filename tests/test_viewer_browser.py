@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_viewer import HOSTILE, hostile_data
+from test_viewer import HOSTILE, hostile_data, huge_sheet, isolated, too_wide
 
 from qwirkle_tools.engine import History, replay
 from qwirkle_tools.record import from_data, loads
@@ -121,8 +121,9 @@ def expected(history: History, n: int) -> dict[str, Any]:
     """What the hooks must show after ``n`` turns, from the library's replay."""
     state = history.state(n)
     turns = history.record.turns
-    pov = turns[n].player if n < len(turns) else -1
-    unseen = state.unseen(pov)
+    unseen = list(state.unseen(-1))  # not on the board, nor in the rack the mover holds (the start position too)
+    for t in (history.known_rack(n)[0] or []) if n < len(turns) else []:
+        unseen[t] -= 1
     return {
         "turn": n,
         "tiles": sorted([str(t), x, y] for (x, y), t in state.board.items()) if state.board_known else [],
@@ -205,6 +206,26 @@ def test_ghosts_and_the_gift_line_show_on_annotated_turns(watched: Watched, tmp_
     assert ends[0] == ends[2] and ends[3] - ends[1] > 4  # down the column
     watched.open(url + "#turn=20")
     assert watched.page.locator("#board .gift-line").count() == 0
+    assert watched.errors == []
+
+
+def test_every_tile_of_a_setup_is_drawn_and_a_board_too_wide_says_what_is_not(watched: Watched, tmp_path: Path) -> None:
+    read = watched.open(write_page(tmp_path, replay(from_data(isolated(apart=2))), "isolated"))
+    assert len(read["tiles"]) == 108 and watched.page.locator("#board-note").text_content() == "108 tiles"
+    history = replay(from_data(too_wide()))
+    read = watched.open(write_page(tmp_path, history, "too-wide"))
+    drawn = len(read["tiles"])
+    assert 0 < drawn < len(history.record.turns) == read["turn"]
+    note = watched.page.locator("#board-note").text_content() or ""
+    assert note.startswith(f"{read['turn']} tiles ({read['turn'] - drawn} tiles not drawn: only the first ")
+    assert watched.errors == []
+
+
+def test_the_chart_of_a_sheet_with_huge_totals_has_a_few_labels(watched: Watched, tmp_path: Path) -> None:
+    watched.open(write_page(tmp_path, replay(from_data(huge_sheet())), "huge"))
+    labels = watched.page.locator("#chart text.tick").all_text_contents()
+    assert labels[:6] == ["0", "5M", "10M", "15M", "20M", "0"]  # the scores (to 200 x 100,000), then the turns
+    assert labels[5:] == [str(n) for n in range(0, 401, 50)]
     assert watched.errors == []
 
 

@@ -137,7 +137,8 @@
     const turn = n > 0 ? turns[n - 1] : null;
     const ghosts = turn && turn.ghost ? turn.ghost.filter(([, x, y]) => colOf.has(x) && rowOf.has(y)) : [];
     const lastMove = new Set(n > 0 ? states[n].add.map(([, x, y]) => x + "," + y) : []);
-    note.textContent = plural(boards[n].size, "tile") + (ghosts.length ? "; faint dashed tiles: a missed Qwirkle" : "") +
+    note.textContent = plural(boards[n].size, "tile") + (state.cut ? " (" + state.cut + ")" : "") +
+      (ghosts.length ? "; faint dashed tiles: a missed Qwirkle" : "") +
       (turn && turn.gift ? "; red dashes: a line of five left open (a Qwirkle gift)" : "");
     if (!cells.length && !ghosts.length) {
       boardSvg.appendChild(svg("text", { x: 0, y: 0, class: "empty-note" }, "The table is empty."));
@@ -248,22 +249,20 @@
   const chartSvg = document.getElementById("chart");
   const W = 760, H = 240, L = 44, R = 14, T = 14, B = 26;
   const series = players.map((_, p) => [game.scores0[p] || 0].concat(turns.map((t) => t.tot[p] || 0)));
-  const top = Math.max(10, ...series.flat());
-  const step = [5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2500, 5000, 10000, 25000].find((s) => top / s <= 6) || 50000;
-  const yMax = Math.ceil(top / step) * step;
+  const yMax = game.yticks[game.yticks.length - 1]; // the axes' round values come worked out: a few, for any range
+  const compact = new Intl.NumberFormat("en", { notation: "compact", maximumSignificantDigits: 4 }); // 300, 1.25K, 500M: fits
   const xAt = (n) => L + (last ? (n / last) * (W - L - R) : 0);
   const yAt = (v) => T + (1 - v / yMax) * (H - T - B);
   const chartCursor = svg("g");
 
   function drawChart() {
     chartSvg.setAttribute("viewBox", "0 0 " + W + " " + H);
-    for (let v = 0; v <= yMax; v += step) {
+    for (const v of game.yticks) {
       chartSvg.appendChild(svg("line", { x1: L, x2: W - R, y1: yAt(v), y2: yAt(v), class: "grid" }));
-      chartSvg.appendChild(svg("text", { x: L - 6, y: yAt(v) + 4, class: "tick", "text-anchor": "end" }, v));
+      chartSvg.appendChild(svg("text", { x: L - 6, y: yAt(v) + 4, class: "tick", "text-anchor": "end" }, compact.format(v)));
     }
-    const xStep = last <= 20 ? 2 : last <= 60 ? 5 : last <= 150 ? 10 : Math.ceil(last / 150) * 10 * 2;
-    for (let n = 0; n <= last; n += xStep) {
-      chartSvg.appendChild(svg("text", { x: xAt(n), y: H - 8, class: "tick", "text-anchor": "middle" }, n));
+    for (const n of game.xticks) { // the last turn's label ends at the edge, so a long number is not cut off
+      chartSvg.appendChild(svg("text", { x: xAt(n), y: H - 8, class: "tick", "text-anchor": n && n === last ? "end" : "middle" }, n));
     }
     chartSvg.appendChild(svg("line", { x1: L, x2: W - R, y1: yAt(0), y2: yAt(0), class: "axis" }));
     chartSvg.appendChild(svg("line", { x1: L, x2: L, y1: T, y2: yAt(0), class: "axis" }));

@@ -107,7 +107,8 @@ class Input:
 
     @property
     def corpus(self) -> bool:
-        return self.name.lower().endswith(".jsonl")  # the name as given, as validate.sources reads it
+        # the name as given, as validate.sources reads it (a chained URL's first part: the archive's member)
+        return self.name.split("::")[0].lower().endswith(".jsonl")
 
 
 @dataclass(frozen=True, slots=True)

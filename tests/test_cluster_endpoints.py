@@ -153,3 +153,32 @@ def test_urls_of_schemes_a_user_would_not_mean_are_refused_before_any_work(url: 
                                  "zip://x.jsonl::file:///x.zip", "tar://x.json::s3://b/x.tar"])
 def test_urls_a_user_would_mean_are_accepted(url: str) -> None:
     cluster.check_url(url)
+
+
+def test_tls_with_certificates_from_dasks_configuration(tmp_path: Path) -> None:
+    import shutil
+
+    import dask
+    import distributed
+
+    if shutil.which("openssl") is None:
+        pytest.skip("needs openssl to make a certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+                    "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+                   check=True, capture_output=True)
+    security = distributed.Security(tls_ca_file=str(cert), tls_client_cert=str(cert), tls_client_key=str(key),
+                                    tls_scheduler_cert=str(cert), tls_scheduler_key=str(key), tls_worker_cert=str(cert),
+                                    tls_worker_key=str(key), require_encryption=True)
+    corpus = str(SAMPLE.parent / "corpus-10.jsonl")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tls://", host="127.0.0.1",
+                                  security=security, dashboard_address=None, silence_logs=50) as local:
+        address = local.scheduler_address
+        assert address.startswith("tls://")
+        config = {"distributed.comm.tls.ca-file": str(cert), "distributed.comm.tls.client.cert": str(cert),
+                  "distributed.comm.tls.client.key": str(key)}
+        with dask.config.set(config):
+            assert cli("stats", corpus, "--dask", address)[:2] == cli("stats", corpus)[:2]
+        plain = address.replace("tls://", "tcp://")  # a TLS scheduler spoken to in the clear: it hangs up
+        code, _, err = cli("stats", corpus, "--dask", plain)
+        assert code == 2 and len(err.splitlines()) == 1 and plain in err, err

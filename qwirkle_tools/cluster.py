@@ -6,8 +6,10 @@ distributed); nothing here imports them until a run starts. A run:
 
 1. checks every input before any work (a missing file is an
    :class:`~qwirkle_tools.validate.InputError`, the CLI's exit 2);
-2. connects to a scheduler (``tcp://HOST:PORT``), or with :data:`LOCAL`
-   starts a ``LocalCluster`` of worker processes on this machine;
+2. connects to a scheduler (``tcp://HOST:PORT``, ``tls://HOST:PORT``) once
+   its handshake came within :data:`TIMEOUT` (:func:`handshake`), or with
+   :data:`LOCAL` starts a ``LocalCluster`` of worker processes on this
+   machine, in a host process of its own (:func:`_local`);
 3. cuts each ``.jsonl`` corpus into blocks of lines (byte ranges; the
    workers count the newlines of each range first, so every block knows
    the number of its first line) and groups the files of folders into
@@ -23,13 +25,16 @@ Faults: a block is retried on another worker when its worker dies (Dask
 reschedules it) or when it raises; a record whose check raises on a worker
 becomes an ``internal`` finding instead of failing its block. Closing a
 run's iterator (an interrupt, an error) cancels the blocks under way and
-closes the cluster it started.
+closes the cluster it started. Every failure to reach or speak to a
+scheduler, and a scheduler lost during a run, is a :class:`ClusterError`;
+Dask's logging is off during a run (nothing prints from the library).
 
 Paths: every worker opens the inputs itself, so a local path must name the
-same file on every worker's machine (a shared file system); a URL with a
-scheme (``s3://``, ``gs://``, ``file://``) is opened with fsspec, which needs
+same file on every worker's machine (a shared file system); a URL of a
+scheme in :data:`URL_SCHEMES` (``s3://``, ``gs://``, ``file://``...; a member
+of an archive, ``zip://NAME::s3://...``) is opened with fsspec, which needs
 the package for that scheme on every worker (s3fs, gcsfs: not dependencies
-of this package). The tables are written by the client, from the rows the
+of this package); other schemes are refused (:func:`check_url`). The tables are written by the client, from the rows the
 blocks send back; they are not written by the workers.
 """
 
@@ -805,8 +810,9 @@ def simulate(games: int, address: str, players: int = 2, seed: int = 0, policy: 
     return Run(games, _run(address, workers, lambda client: ordered(client, work, chunks), security))
 
 
-__all__ = ["LOCAL", "Block", "ClusterError", "Input", "Run", "StatsBlock", "ValidateBlock", "connect", "inputs",
-           "ordered", "plan", "simulate", "simulate_block", "stats", "stats_block", "validate", "validate_block"]
+__all__ = ["ARCHIVE_SCHEMES", "LOCAL", "MAX_HANDSHAKE", "SCHEMES", "TIMEOUT", "URL_SCHEMES", "Address", "Block", "ClusterError",
+           "Input", "Run", "StatsBlock", "ValidateBlock", "check_url", "connect", "handshake", "inputs", "ordered", "plan",
+           "scheduler_address", "simulate", "simulate_block", "stats", "stats_block", "validate", "validate_block"]
 
 
 if __name__ == "__main__":  # the host of --dask local: python -m qwirkle_tools.cluster WORKERS FOLDER

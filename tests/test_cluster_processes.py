@@ -109,7 +109,7 @@ def test_a_killed_worker_process_loses_nothing(address: str, games: Path) -> Non
 
 def test_a_scheduler_killed_mid_run_is_one_line_and_exit_2(tmp_path: Path) -> None:
     corpus = tmp_path / "c.jsonl"
-    corpus.write_bytes(b"".join(simulate_line(i, 2, seed=3) for i in range(150)))
+    corpus.write_bytes(b"".join(simulate_line(i, 2, seed=3) for i in range(80)))
     with processes(tmp_path, workers=1) as (address, scheduler):
         run = subprocess.Popen([sys.executable, "-c", "from qwirkle_tools.launch import main; main()", "stats",
                                 str(corpus), "--analyse", "--dask", address, "--no-progress"],

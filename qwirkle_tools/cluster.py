@@ -471,18 +471,20 @@ def connect(address: str, workers: int | None = None, timeout: float | None = No
         ClusterError: dask is not installed, the address is not one this tool
             can use, or no scheduler answers there as a scheduler does.
     """
-    try:
-        import importlib
+    import importlib
+    import importlib.util
 
-        distributed: Any = importlib.import_module("distributed")
-    except ImportError:
-        raise ClusterError("--dask needs dask and distributed: pip install 'qwirkle-tools[dask]'") from None
+    if importlib.util.find_spec("distributed") is None:
+        raise ClusterError("--dask needs dask and distributed: pip install 'qwirkle-tools[dask]'")
     timeout = TIMEOUT if timeout is None else timeout
     with _quiet(), contextlib.ExitStack() as stack:
         if address == LOCAL:
-            where = stack.enter_context(_local(workers or os.cpu_count() or 1))
+            host = stack.enter_context(_local(workers or os.cpu_count() or 1))
+            distributed: Any = importlib.import_module("distributed")  # meanwhile the host starts its cluster
+            where = host()
             security = None
         else:
+            distributed = importlib.import_module("distributed")
             at = scheduler_address(address)
             context = None
             if at.scheme == "tls":
@@ -506,8 +508,9 @@ def connect(address: str, workers: int | None = None, timeout: float | None = No
 
 
 @contextmanager
-def _local(workers: int) -> Iterator[str]:
-    """The address of a ``LocalCluster`` of ``workers`` processes started by a
+def _local(workers: int) -> Iterator[Callable[[], str]]:
+    """A function that waits for the address (so the caller can work while
+    the cluster starts) of a ``LocalCluster`` of ``workers`` processes started by a
     process of its own (``python -m qwirkle_tools.cluster``, :func:`_host`),
     in its own session and with its own temporary folder, removed at the end.
 
@@ -537,14 +540,18 @@ def _local(workers: int) -> Iterator[str]:
             process = subprocess.Popen(
                 [sys.executable, "-m", __name__, str(workers), str(folder)], stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE, stderr=errors, env=env, start_new_session=True)
-        assert process.stdout is not None
-        ready, _, _ = select.select([process.stdout], [], [], START_TIMEOUT)
-        line = process.stdout.readline().decode("utf-8", "replace").strip() if ready else ""
-        if not line.startswith(("tcp://", "tls://")):
-            last = next((t for t in reversed(log.read_text("utf-8", "replace").splitlines()) if t.strip()), "")
-            why = line or last or f"no answer within {START_TIMEOUT:g} s"
-            raise ClusterError(f"the local Dask cluster did not start: {one_line(why)[:200]}")
-        yield line
+
+        def address() -> str:
+            assert process is not None and process.stdout is not None
+            ready, _, _ = select.select([process.stdout], [], [], START_TIMEOUT)
+            line = process.stdout.readline().decode("utf-8", "replace").strip() if ready else ""
+            if not line.startswith(("tcp://", "tls://")):
+                last = next((t for t in reversed(log.read_text("utf-8", "replace").splitlines()) if t.strip()), "")
+                why = line or last or f"no answer within {START_TIMEOUT:g} s"
+                raise ClusterError(f"the local Dask cluster did not start: {one_line(why)[:200]}")
+            return line
+
+        yield address
     finally:
         if process is not None:
             _stop(process)

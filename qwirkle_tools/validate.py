@@ -53,9 +53,10 @@ class Source:
     @property
     def form(self) -> str:
         """How the text is written: ``qgn`` (the notation), ``csv`` (a score
-        sheet) or ``json``, from the file's name."""
+        sheet) or ``json``, from the file's name (a chained URL's first part:
+        ``zip://game.qgn::s3://b/games.zip`` is notation)."""
         if not self.index:
-            name = self.path.lower()
+            name = self.path.split("::")[0].lower()
             if name.endswith(".qgn"):
                 return "qgn"
             if name.endswith(".csv"):
@@ -340,9 +341,15 @@ def open_input(location: str) -> BinaryIO:
         ImportError: a URL without fsspec.
     """
     if is_url(location):
+        import weakref
+
         import fsspec
 
-        handle: BinaryIO = fsspec.open(location, "rb").open()
+        opened = fsspec.open(location, "rb")
+        handle: BinaryIO = opened.open()
+        # kept while the file is: collected, the OpenFile (or its file system) closes
+        # the outer file of a chained URL, a zip's archive, under the member being read
+        weakref.finalize(handle, opened.close)
         return handle
     return open(location, "rb")  # the caller closes it
 
@@ -380,8 +387,10 @@ def block_sources(name: str, location: str, start: int, end: int, first_line: in
         with open_input(location) as handle:
             if start > 0:
                 handle.seek(start - 1)
-                if handle.read(1) != b"\n":  # inside a line: it belongs to the block before
-                    while (part := handle.readline(1 << 20)) and not part.endswith(b"\n"):
+                if handle.read(1) != b"\n":  # inside a line: it belongs to the block before,
+                    # which reads it; skip to its end, but not past ``end``: a long line is read once
+                    while (part := handle.readline(min(1 << 20, max(end - handle.tell(), 1)))) \
+                            and not part.endswith(b"\n") and handle.tell() < end:
                         pass
             number = first_line
             lines = _lines(handle)

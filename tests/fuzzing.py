@@ -24,7 +24,7 @@ import re
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -581,6 +581,89 @@ def hostile_file_name(draw: st.DrawFn) -> str:
     """A file name (no ``/`` or NUL, not ``.`` or ``..``) made of hostile text, ending in ``.json``."""
     text = draw(hostile_text(max_size=40)).replace("/", "_").replace("\x00", "_")
     return (text or "x") + ".json"
+
+
+# -- hostile endpoints: what --dask tcp://127.0.0.1:PORT may find there -------------------------
+
+ENDPOINT = r"""
+import json, socket, sys, threading, time
+spec = json.loads(sys.argv[1])
+first, then = bytes.fromhex(spec["first"]), spec["then"]
+server = socket.create_server(("127.0.0.1", 0))
+print(server.getsockname()[1], flush=True)
+def serve(conn):
+    try:
+        if spec["wait"]:  # speak only once spoken to, as an HTTP server does
+            conn.recv(65536)
+        for i in range(0, len(first), 1 if spec["drip"] else len(first) or 1):
+            conn.sendall(first[i:i + 1] if spec["drip"] else first)
+            time.sleep(spec["drip"])
+        if then == "close":
+            conn.close()
+        else:
+            time.sleep(3600)
+    except OSError:
+        pass
+while True:
+    conn, _ = server.accept()
+    threading.Thread(target=serve, args=(conn,), daemon=True).start()
+"""
+"""A listener on 127.0.0.1 (its port on the first line of its output) that
+answers every connection as its JSON spec says: ``first`` (hex bytes) sent at
+once, after the peer spoke (``wait``), or a byte at a time (``drip`` seconds
+apart), then ``hang`` or ``close``."""
+
+
+def _frame_claims() -> st.SearchStrategy[bytes]:
+    import struct
+
+    sizes = st.sampled_from([0, 1, 8, 15, 16, 17, 64 * 1024 + 1, 2**32, 2**62, 2**64 - 1])
+    return st.builds(lambda n, tail: struct.pack("Q", n) + tail, sizes, st.binary(max_size=40))
+
+
+def _with_handshake(tail: bytes) -> bytes:
+    from qwirkle_tools.cluster import _hello  # a handshake, framed as a scheduler frames its own
+
+    return _hello() + tail
+
+
+ANSWERS = {  # what a port that is not a (working) scheduler says first
+    "nothing": st.just(b""),
+    "garbage": st.binary(min_size=1, max_size=200),
+    "a frame size": _frame_claims(),
+    "HTTP": st.sampled_from([b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n",
+                             b"HTTP/1.0 200 OK\r\n\r\n<html>dashboard</html>"]),
+    "a TLS alert": st.just(bytes.fromhex("15030300020250")),
+    "a handshake, then garbage": st.one_of(st.binary(max_size=60), _frame_claims()).map(_with_handshake),
+}
+
+
+@st.composite
+def hostile_endpoints(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
+    """A kind of answer and the spec of an :data:`ENDPOINT` that gives it."""
+    kind = draw(st.sampled_from(sorted(ANSWERS)))
+    first = draw(ANSWERS[kind])
+    drip = draw(st.sampled_from([0, 0, 0, 0.3])) if len(first) <= 8 else 0  # slow: a byte every 0.3 s
+    spec = {"first": first.hex(), "wait": draw(st.booleans()), "drip": drip,
+            "then": draw(st.sampled_from(["hang", "close"]))}
+    return kind, spec
+
+
+@contextmanager
+def endpoint(spec: dict[str, Any]) -> Iterator[str]:
+    """The address of a running :data:`ENDPOINT` process for ``spec``, stopped on the way out."""
+    import subprocess
+    import sys
+
+    process = subprocess.Popen([sys.executable, "-c", ENDPOINT, json.dumps(spec)], stdout=subprocess.PIPE)
+    try:
+        assert process.stdout is not None
+        yield f"tcp://127.0.0.1:{int(process.stdout.readline())}"
+    finally:
+        process.kill()
+        process.wait()
+        if process.stdout is not None:
+            process.stdout.close()
 
 
 # -- hand-written forms: the notation and score sheets ---------------------------------------

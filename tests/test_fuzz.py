@@ -507,6 +507,27 @@ def test_hostile_names_and_file_names_stay_in_their_place(names: list[str], file
 
 # -- the notation and score sheets, damaged ------------------------------------------
 
+@fuzz_settings(12)
+@given(fuzzing.hostile_endpoints())
+def test_a_hostile_endpoint_is_one_line_and_exit_2(case: tuple[str, dict[str, Any]]) -> None:
+    # --dask at a port that is not a scheduler: silent, closing, garbage, a frame of 2^62
+    # bytes, HTTP, TLS, a byte at a time, or a handshake and then garbage
+    pytest.importorskip("distributed")
+    from qwirkle_tools import cluster
+
+    tried()
+    kind, spec = case
+    timeout, cluster.TIMEOUT = cluster.TIMEOUT, 1.0  # a silent endpoint costs the whole handshake timeout
+    try:
+        with fuzzing.endpoint(spec) as address:
+            run = invoke("validate", str(fuzzing.SAMPLES / "complete-2p.json"), "--dask", address)
+    finally:
+        cluster.TIMEOUT = timeout
+    assert run.code == 2 and run.stdout == "", f"{kind}: {run}"
+    lines = run.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("qwirkle: ") and address in lines[0], f"{kind}: {run}"
+
+
 @fuzz_settings(40)
 @given(st.sampled_from(["qgn", "csv"]).flatmap(lambda form: st.tuples(st.just(form), damaged_written(form))))
 def test_damaged_games_and_sheets_get_findings_with_their_place(case: tuple[str, tuple[str, bytes]]) -> None:

@@ -21,7 +21,7 @@ from . import schema
 from .engine import History, replay
 from .engine import check as replay_check
 from .errors import QwirkleError
-from .findings import Finding, make
+from .findings import Finding, capped, make
 from .jsontext import inexact_integers, parse_json
 from .record import Parsed, Record, Turn
 
@@ -160,9 +160,9 @@ def _check(data: object, positions: bool | None,
 def _replayed(record: Record, findings: list[Finding], turns: list[Turn | None] | None,
               positions: bool | None) -> tuple[Record, list[Finding], History | None]:
     if positions is None:
-        return record, findings + replay_check(record, turns), None
+        return record, capped(findings + replay_check(record, turns)), None
     history = replay(record, turns, positions)
-    return record, findings + list(history.findings), history
+    return record, capped(findings + list(history.findings)), history
 
 
 def parse_source(text: bytes, exact: bool = False) -> tuple[object, Finding | None]:

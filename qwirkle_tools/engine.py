@@ -676,6 +676,13 @@ class Game:
         tiles = turn.tiles
         if tiles is not None and self._too_many(tiles, RACK_SIZE, n, f"{base}/tiles", f"{self._name(p)} places"):
             tiles = None  # not read: as on a score-sheet turn, where the tiles are not known
+        if tiles is not None and len(self.cells) + len(tiles) > TILE_COUNT:
+            # only illegal moves get there; a board growing without bound would cost every state and walk
+            if self.board_known:
+                self._find("too-many-tiles", n, f"{base}/tiles",
+                           f"{self._name(p)}'s tiles would make {len(self.cells) + len(tiles)} on the board, more than "
+                           f"the game's {TILE_COUNT}: not put down, and placements are no longer checked")
+            tiles = None
         if tiles is None:  # a score-sheet turn: the board and bag are no longer known
             self.board_known = False
             self.bag = None

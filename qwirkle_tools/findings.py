@@ -81,8 +81,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "duplicate-in-line": ("error", "A line holds the same tile twice."),
     "line-too-long": ("error", "A line is longer than 6 tiles."),
     "too-many-tiles": ("error", "A list of tiles (a setup's board or bag, a rack, a turn's tiles or draw) is longer "
-                                "than the format allows (108, or 6): the replay does not read it, and what it would "
-                                "tell is then unknown."),
+                                "than the format allows (108, or 6), or a turn would put more than 108 tiles on the "
+                                "board: the replay does not read it, and what it would tell is then unknown."),
     # tiles and racks
     "tile-overused": ("error", "More than 3 copies of a tile are on the board, in known racks and in a listed bag."),
     "not-in-bag": ("error", "A tile drawn is not in the bag the setup lists (while every draw since is recorded)."),

@@ -549,6 +549,10 @@ def test_a_row_longer_than_the_rules_allow_is_not_walked_tile_by_tile(monkeypatc
     found = check(from_data(game(*turns)))
     assert sum(f.code == "line-too-long" for f in found) == 1  # broken once, not blamed again
     assert walked[0] < 200 * 600  # a walk of the whole row each turn: over 2,000,000
+    # and no state holds more than the game's 108 tiles (a board per turn of up to 3,600 tiles: 10^7 cells kept)
+    history = replay(from_data(game(*turns)))
+    assert max(len(r.state.board) for r in history if r.state is not None) <= 108
+    assert [f.turn for f in history.findings if f.code == "too-many-tiles"] == [19]  # 18 turns of 6 make 108
     # a setup row of the most tiles the format allows: each line walked once
     walked[0] = 0
     found = check(from_data(game(setup={"board": _row(108)}), trusted=True))

@@ -228,7 +228,7 @@ def check_source(source: Source, keep_record: bool = True, exact: bool = False,
         # it exactly, so that the findings are those of the exact reading
         _, data, _, _ = _source_data(source, exact=True)
         record, findings, history = _check(data, positions)
-    findings = [*problems, *findings]
+    findings = capped([*problems, *findings])  # the reader's, the schema's and the replay's, capped once more
     if not keep_record and not findings:
         record = None
     return Report(source.path, source.index, tuple(findings), record, history)
@@ -455,7 +455,7 @@ def _read(source: Source) -> Record:
     where = f"{source.path}:{source.index}" if source.index else source.path
     _, data, problems, _ = _source_data(source, exact=True)
     if problems:
-        raise UnreadableRecord(where, problems)
+        raise UnreadableRecord(where, tuple(capped(list(problems))))
     findings = schema.check(data)
     if findings:
         raise UnreadableRecord(where, tuple(findings))

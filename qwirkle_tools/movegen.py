@@ -367,7 +367,7 @@ def _runs(cells: Mapping[int, int], step: int, starts: Iterable[int]) -> tuple[d
     for k in starts:
         if k - step in cells:
             continue
-        _, tiles = walk(cells, k, step)
+        _, tiles = walk(cells, k, step, reach=None)  # the whole run, for the cell after it (each run walked once)
         n = len(tiles)
         joins, held = survey(tiles)
         run = (max(joins, 0), held, n)

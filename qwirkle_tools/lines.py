@@ -146,36 +146,34 @@ def walk(cells: Mapping[int, int], key: int, step: int,
         (True, 15, 'line-too-long')
     """
     get = cells.get
-    far = -1 if reach is None else reach
+    # the walk stops at these cells (the sentinels lie beyond any board when reach is None)
+    first = key - (reach if reach is not None else _FAR) * step
     if new is None:
         if key not in cells:
             return key, []
         start = key
-        back = far
-        while back and start - step in cells:
+        while start != first and start - step in cells:
             start -= step
-            back -= 1
+        end = key + (reach + 1 if reach is not None else _FAR) * step
         tiles: list[int] = []
         k = start
         t = get(k)
-        ahead = -1 if reach is None else (key - start) // step + reach + 1
-        while t is not None and ahead:
+        while t is not None:
             tiles.append(t)
             k += step
+            if k == end:
+                break
             t = get(k)
-            ahead -= 1
         return start, tiles
     if key not in cells and key not in new:
         return key, []
     start = key
-    back = far
-    while back and (start - step in cells or start - step in new):
+    while start != first and (start - step in cells or start - step in new):
         start -= step
-        back -= 1
+    end = key + (reach + 1 if reach is not None else _FAR) * step
     tiles = []
     k = start
-    ahead = -1 if reach is None else (key - start) // step + reach + 1
-    while ahead:
+    while k != end:
         t = get(k)
         if t is None:
             t = new.get(k)
@@ -183,8 +181,11 @@ def walk(cells: Mapping[int, int], key: int, step: int,
                 return start, tiles
         tiles.append(t)
         k += step
-        ahead -= 1
     return start, tiles
+
+
+_FAR = 1 << 23
+"""More cells than any row or column holds (coordinates lie within +-2^21)."""
 
 
 def lines_through(cells: Mapping[int, int], keys: Iterable[int], length: int) -> list[tuple[int, ...]]:

@@ -499,7 +499,8 @@ class Game:
             self.first_turn_player = p
 
         rack = turn.rack
-        if rack is not None and len(rack) > RACK_SIZE and self._too_many(rack, RACK_SIZE, n, f"{base}/rack", f"{self._name(p)}'s rack holds"):
+        if rack is not None and len(rack) > RACK_SIZE and self._too_many(rack, RACK_SIZE, n, f"{base}/rack",
+                                                                         f"{self._name(p)}'s rack holds"):
             rack = None
             self._forget(p)
         if rack is not None and not (self.size[p] == len(rack) == len(self.known[p]) and self.known[p] == list(rack)):
@@ -623,7 +624,8 @@ class Game:
     def _draw(self, n: int, base: str, p: int, turn: Turn, expected: int | None) -> None:
         """Refill after a turn: check the count, add the tiles, empty the bag."""
         draw = turn.draw
-        if draw is not None and len(draw) > RACK_SIZE and self._too_many(draw, RACK_SIZE, n, f"{base}/draw", f"{self._name(p)} draws"):
+        if draw is not None and len(draw) > RACK_SIZE and self._too_many(draw, RACK_SIZE, n, f"{base}/draw",
+                                                                         f"{self._name(p)} draws"):
             draw = None  # not read: as a draw not recorded
         if draw is not None:
             got = len(draw)
@@ -674,7 +676,8 @@ class Game:
         meaningful, but its claimed score is not compared with that count.
         """
         tiles = turn.tiles
-        if tiles is not None and len(tiles) > RACK_SIZE and self._too_many(tiles, RACK_SIZE, n, f"{base}/tiles", f"{self._name(p)} places"):
+        if tiles is not None and len(tiles) > RACK_SIZE and self._too_many(tiles, RACK_SIZE, n, f"{base}/tiles",
+                                                                           f"{self._name(p)} places"):
             tiles = None  # not read: as on a score-sheet turn, where the tiles are not known
         if tiles is not None and len(self.cells) + len(tiles) > TILE_COUNT:
             # only illegal moves get there; a board growing without bound would cost every state and walk
@@ -744,8 +747,9 @@ class Game:
         return judgement, bonus, None if points is None else points + bonus
 
     def _exchange(self, n: int, base: str, p: int, turn: Turn) -> None:
-        if turn.exchanged is not None and len(turn.exchanged) > RACK_SIZE and self._too_many(turn.exchanged, RACK_SIZE, n, f"{base}/tiles",
-                                                         f"{self._name(p)} exchanges"):
+        exchanged = turn.exchanged
+        if exchanged is not None and len(exchanged) > RACK_SIZE and self._too_many(exchanged, RACK_SIZE, n, f"{base}/tiles",
+                                                                                f"{self._name(p)} exchanges"):
             self._forget(p)  # not read: the rack and the bag are no longer known
             self._forget_bag()
             return

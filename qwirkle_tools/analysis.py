@@ -58,7 +58,7 @@ from .board import Placement, format_move, key_cell
 from .engine import GameState, History, replay
 from .errors import QwirkleError
 from .lines import LINE_MAX, accepts, completing_tile, lines_through
-from .lookahead import DEFAULT, MARGIN, REPLY_LIMIT, Settings, judge
+from .lookahead import DEFAULT, MARGIN, REPLY_LIMIT, BudgetSpent, Settings, judge
 from .movegen import Move, RawMove, TooManyMoves, generate, generate_raw
 from .record import Record, Turn, placements_data
 from .rules import Rules
@@ -245,8 +245,9 @@ MOVES_PER_TURN = 50_000
 """The analysis of a turn stops at this many legal moves (a legal but pathological
 board can have hundreds of thousands); the turn is then noted, not analysed."""
 MOVES_PER_RECORD = 2_000_000
-"""The legal moves generated for one record's analysis, in all; the turns after
-that are noted, not analysed. Together the two bounds keep any record within
+"""The legal moves generated for one record's analysis, in all (the look-ahead
+engine's reply positions included, up to 54 a turn); the turns after that are
+noted, not analysed. Together the two bounds keep any record within
 the limits to about 30 seconds and well under 1 GiB."""
 
 
@@ -349,7 +350,10 @@ def _analyse(history: History, settings: Settings | None = None
             try:
                 if len(raw) > REPLY_LIMIT:
                     raise TooManyMoves(len(raw), REPLY_LIMIT)
-                judged = _look_ahead(history, i, rack, raw, settings)
+                judged = _look_ahead(history, i, rack, raw, settings, budget)
+            except BudgetSpent:
+                note = (f"not judged by the look-ahead engine: the analysis bound of {MOVES_PER_RECORD:,} legal moves "
+                        "for a record is spent")
             except TooManyMoves:
                 note = (f"not judged by the look-ahead engine: a position with more than {REPLY_LIMIT:,} legal moves "
                         "(its bound)")
@@ -438,10 +442,11 @@ def open_five_risks(after: GameState, mover: int, fives: Sequence[tuple[tuple[in
     return tuple(found), chance_held(total, copies, size)
 
 
-def _look_ahead(history: History, i: int, rack: Sequence[int], raw: list[RawMove], settings: Settings
-                ) -> Lookahead | None:
+def _look_ahead(history: History, i: int, rack: Sequence[int], raw: list[RawMove], settings: Settings,
+                budget: list[int] | None = None) -> Lookahead | None:
     """The look-ahead engine's judgement of turn ``i`` (0-based), whose rack is
-    known (``None`` for a placement that is not among the legal moves)."""
+    known (``None`` for a placement that is not among the legal moves); the
+    moves of its reply positions charged to the record's ``budget``."""
     state = history.before(i)
     turn = history.turns[i]
     assert turn is not None  # judged only for turns that were read
@@ -458,7 +463,8 @@ def _look_ahead(history: History, i: int, rack: Sequence[int], raw: list[RawMove
         if played is None:
             return None
     cells = dict(state.board.cells)
-    ranked, mine = judge(cells, raw, rack, pool, reply, state.bag, history.record.rules, i + 1, settings, played)
+    ranked, mine = judge(cells, raw, rack, pool, reply, state.bag, history.record.rules, i + 1, settings, played,
+                         budget)
     top = ranked[0]
     assert mine is not None
     return Lookahead(None if top.move is None else _move(top.move), top.score, top.value, mine.value)

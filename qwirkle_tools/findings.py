@@ -80,6 +80,9 @@ CODES: dict[str, tuple[Severity, str]] = {
     "line-mixed": ("error", "A line shares neither one colour nor one shape."),
     "duplicate-in-line": ("error", "A line holds the same tile twice."),
     "line-too-long": ("error", "A line is longer than 6 tiles."),
+    "too-many-tiles": ("error", "A list of tiles (a setup's board or bag, a rack, a turn's tiles or draw) is longer "
+                                "than the format allows (108, or 6), or a turn would put more than 108 tiles on the "
+                                "board: the replay does not read it, and what it would tell is then unknown."),
     # tiles and racks
     "tile-overused": ("error", "More than 3 copies of a tile are on the board, in known racks and in a listed bag."),
     "not-in-bag": ("error", "A tile drawn is not in the bag the setup lists (while every draw since is recorded)."),
@@ -101,9 +104,32 @@ CODES: dict[str, tuple[Severity, str]] = {
     "bad-end": ("error", "The result's end (out, blocked, unfinished) contradicts the replay."),
     "after-end": ("error", "A turn recorded after the game ended: a player went out, or no tile left fits anywhere."),
     # the checker
+    "too-many-findings": ("warning", "The record has more findings than are listed (see Limits): the first are "
+                                     "listed, then this note with the number left out."),
     "internal": ("error", "The check itself failed on this record on a Dask worker (a bug: please report it); "
                           "the message names the exception."),
 }
+
+
+MAX_FINDINGS = 1_000
+"""The most findings listed for one record (a broken record of 10,000 turns
+could have hundreds of thousands); then one ``too-many-findings`` note."""
+
+
+def capped(findings: list[Finding], more: int = 0) -> list[Finding]:
+    """``findings`` cut to :data:`MAX_FINDINGS`, with a note of how many were
+    left out (``more``: those not even kept by whoever made them). The one
+    place a record's findings are capped: the replay, the schema check and
+    the readers of hand-written text all end here."""
+    notes = [f for f in findings if f.code == "too-many-findings"]
+    if notes:  # capped before (the replay's, then with the schema's): count what each note left out
+        more += sum(int(f.message.split(" ", 1)[0].replace(",", "")) for f in notes)
+        findings = [f for f in findings if f.code != "too-many-findings"]
+    left = len(findings) - MAX_FINDINGS + more
+    if left <= 0:
+        return findings
+    return [*findings[:MAX_FINDINGS],
+            make("too-many-findings", None, "", f"{left:,} more findings not listed (at most {MAX_FINDINGS:,} a record)")]
 
 
 MAX_MESSAGE = 300

@@ -21,7 +21,7 @@ from . import schema
 from .engine import History, replay
 from .engine import check as replay_check
 from .errors import QwirkleError
-from .findings import Finding, make
+from .findings import Finding, capped, make
 from .jsontext import inexact_integers, parse_json
 from .record import Parsed, Record, Turn
 
@@ -161,9 +161,9 @@ def _check(data: object, positions: bool | None,
 def _replayed(record: Record, findings: list[Finding], turns: list[Turn | None] | None,
               positions: bool | None) -> tuple[Record, list[Finding], History | None]:
     if positions is None:
-        return record, findings + replay_check(record, turns), None
+        return record, capped(findings + replay_check(record, turns)), None
     history = replay(record, turns, positions)
-    return record, findings + list(history.findings), history
+    return record, capped(findings + list(history.findings)), history
 
 
 def parse_source(text: bytes, exact: bool = False) -> tuple[object, Finding | None]:
@@ -229,7 +229,7 @@ def check_source(source: Source, keep_record: bool = True, exact: bool = False,
         # it exactly, so that the findings are those of the exact reading
         _, data, _, _ = _source_data(source, exact=True)
         record, findings, history = _check(data, positions)
-    findings = [*problems, *findings]
+    findings = capped([*problems, *findings])  # the reader's, the schema's and the replay's, capped once more
     if not keep_record and not findings:
         record = None
     return Report(source.path, source.index, tuple(findings), record, history)
@@ -464,7 +464,7 @@ def _read(source: Source) -> Record:
     where = f"{source.path}:{source.index}" if source.index else source.path
     _, data, problems, _ = _source_data(source, exact=True)
     if problems:
-        raise UnreadableRecord(where, problems)
+        raise UnreadableRecord(where, tuple(capped(list(problems))))
     findings = schema.check(data)
     if findings:
         raise UnreadableRecord(where, tuple(findings))

@@ -23,7 +23,7 @@ import os
 import re
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
@@ -423,24 +423,71 @@ def sprawl(draw: st.DrawFn, data: Data) -> Data:
     return data
 
 
+def oversize_list(draw: st.DrawFn, data: Data) -> Data:
+    """A list of tiles far past the format's limit (6 a turn, 108 on a board or
+    in a bag): a turn's tiles, rack or draw, an exchange, or the setup's board,
+    bag or a rack, of hundreds or thousands of elements."""
+    if not isinstance(data, dict):
+        return data
+    n = draw(st.sampled_from([7, 109, 500, 3_000]))
+    tiles = [TILE_TEXTS[i % 4] for i in range(n)]
+    where = draw(st.sampled_from(["place", "exchange", "rack", "draw", "board", "bag", "racks"]))
+    turn = _pick_turn(draw, data)
+    if where in ("place", "exchange", "rack", "draw") and turn is not None:
+        if where == "place":
+            x0 = draw(st.sampled_from([0, 1, -50]))
+            same = draw(st.booleans())  # every tile on one cell, or all in one row
+            turn.update(action="place", tiles=[{"tile": t, "x": x0 if same else x0 + i, "y": 0} for i, t in enumerate(tiles)])
+        elif where == "exchange":
+            turn.update(action="exchange", tiles=tiles)
+        else:
+            turn[where] = tiles
+    else:
+        setup = data.setdefault("setup", {"board": []}) if isinstance(data.get("setup", {}), dict) else {}
+        if where == "board":
+            setup["board"] = [{"tile": t, "x": i, "y": 0} for i, t in enumerate(tiles)]
+        elif where == "bag":
+            setup["bag"] = tiles
+        else:
+            setup["racks"] = [tiles, 6]
+    return data
+
+
+def long_row(draw: st.DrawFn, data: Data) -> Data:
+    """The turns' placements moved into one row, each turn continuing it: a
+    row that grows far past 6 tiles (every move illegal, each within the format)."""
+    x = draw(st.sampled_from([0, -3, 999_000]))
+    for turn in _turns(data) or ():
+        if isinstance(turn, dict) and isinstance(turn.get("tiles"), list):
+            for cell in turn["tiles"]:
+                if isinstance(cell, dict):
+                    cell["x"], cell["y"] = x, 0
+                    x += 1
+    return data
+
+
 DATA_OPS: list[Op] = [drop_turn, duplicate_turn, reorder_turns, truncate_turns, set_tile, set_coordinate, set_score,
                       set_count, set_player, set_action, set_players, remove_key, add_key, replace_value,
-                      set_long_string, nest_deeply, huge_number, add_analysis, add_setup, set_result, sprawl]
+                      set_long_string, nest_deeply, huge_number, add_analysis, add_setup, set_result, sprawl,
+                      oversize_list, long_row]
+COST_OPS: list[Op] = [oversize_list, long_row]
+"""The damage that once cost the replay n^2 or n findings (lists past the limits, long rows)."""
 
 
 @st.composite
-def damaged_data(draw: st.DrawFn, max_ops: int = 3) -> tuple[str, Data]:
-    """A sample record with one to ``max_ops`` kinds of damage (raw tokens still in it)."""
+def damaged_data(draw: st.DrawFn, max_ops: int = 3, ops: Sequence[Op] | None = None) -> tuple[str, Data]:
+    """A sample record with one to ``max_ops`` kinds of damage (raw tokens still in it),
+    drawn from ``ops`` (default :data:`DATA_OPS`)."""
     name, base = draw(st.sampled_from(BASES))
     data = copy.deepcopy(base)
     if draw(st.integers(0, 3)) == 0:  # short games keep the slow commands fast
         turns = _turns(data)
         if turns:
             del turns[draw(st.integers(1, 12)):]
-    ops = draw(st.lists(st.sampled_from(DATA_OPS), min_size=1, max_size=max_ops))
-    for op in ops:
+    chosen = draw(st.lists(st.sampled_from(list(ops or DATA_OPS)), min_size=1, max_size=max_ops))
+    for op in chosen:
         data = op(draw, data)
-    return f"{name} [{', '.join(op.__name__ for op in ops)}]", data
+    return f"{name} [{', '.join(op.__name__ for op in chosen)}]", data
 
 
 def serialize(data: Data, ensure_ascii: bool = True, indent: int | None = None) -> bytes:

@@ -33,6 +33,7 @@ import re
 import signal
 import tempfile
 import traceback
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -399,6 +400,30 @@ BAD_INPUTS = {  # kind -> (file bytes, what validate says)
                      "turn 2: not-connected: no placed tile touches a tile on the board (red-square at (40,40))"),
     "wrong score": (_with(lambda d: d["turns"][1].update(score=7)), "turn 2: score-mismatch: Ben (seat 1) claims 7"),
 }
+
+
+@fuzz_settings(12)
+@given(fuzzing.damaged_data(max_ops=2, ops=fuzzing.COST_OPS), st.data())
+def test_lists_past_the_limits_and_long_rows_cost_a_bounded_replay(case: tuple[str, Any], data: st.DataObject) -> None:
+    from qwirkle_tools.findings import MAX_FINDINGS
+
+    tried()
+    _, record = case
+    found = check_data(record)[1]
+    assert len(found) <= MAX_FINDINGS + 1
+    # a list past its limit is one finding for its length and at most its first 109 elements, not one per element
+    counts = Counter(f.pointer.rsplit("/", 1)[0] for f in found)
+    assert max(counts.values(), default=0) <= 2 * 109, counts.most_common(3)
+    assert all(n == 1 for n in Counter(f.pointer for f in found if f.code == "too-many-tiles").values())
+    # and every command on it reads it within the format's bounds, or refuses it with its findings
+    with case_folder(fuzzing.serialize(record)) as (path, out):
+        command = data.draw(st.sampled_from([["validate"], ["rescore", "-o", "fixed.json"], ["annotate", "-o", "a.json"],
+                                              ["view", "-o", "v.html"], ["board"]]))
+        target = [str(out / command[2])] if len(command) > 2 else []
+        run = invoke(command[0], str(path), *command[1:2], *target)
+        assert run.code in EXIT_CODES, run
+        if command == ["validate"]:
+            check_lines(run, path, run.stdout)
 
 
 @pytest.mark.parametrize("kind", list(BAD_INPUTS))

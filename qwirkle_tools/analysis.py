@@ -200,7 +200,8 @@ class PlayerSummary:
 
     @property
     def accuracy(self) -> float | None:
-        """Points scored as a share of the best available, on turns with a known rack."""
+        """Points scored as a share of the best available, on turns with a known rack
+        (a turn counts at most its best: at most 1)."""
         if not self.best_available:
             return None
         return self.scored_on_analysed / self.best_available
@@ -374,7 +375,8 @@ def _analyse(history: History, settings: Settings | None = None
             analysed_turns=len(analysed),
             points_lost=sum(t.points_lost or 0 for t in analysed),
             best_available=sum(t.best_score or 0 for t in analysed),
-            scored_on_analysed=sum(t.played or 0 for t in analysed),
+            # an illegal move may count more than any legal one: it scores at most the best, as it loses nothing
+            scored_on_analysed=sum(min(t.played or 0, t.best_score or 0) for t in analysed),
             qwirkles_made=sum(t.qwirkles for t in mine),
             qwirkles_missed=sum(1 for t in mine if t.missed_qwirkle is not None),
             gifts_given=sum(1 for t in mine if t.gift is not None),

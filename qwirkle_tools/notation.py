@@ -37,13 +37,12 @@ from .board import Placement
 from .findings import Finding, excerpt, make
 from .jsontext import JSON, parse_json
 from .record import Parsed, Record, Turn, placement_data
-from .rules import DEFAULT_RULES
+from .rules import RULE_KEYS
 from .safetext import json_text
 from .tiles import BY_TEXT, Tile, format_tiles
 
 SUFFIX = ".qgn"
 
-RULE_KEYS = ("lone_tile_score", "qwirkle_bonus", "end_bonus")
 ENDS = ("out", "blocked", "unfinished")
 RESERVED = ("players", "rules", "result", "setup-board", "setup-bag", "setup-racks", "setup-scores")
 """Header names that are not ``meta`` (compared in lower case)."""
@@ -554,8 +553,9 @@ def format_qgn(record: Record) -> str:
     for key, value in record.meta.items():
         lines.append(f"{_key_text(key)}: {_value_text(value)}")
     lines.append("Players: " + ", ".join(_name_text(n) for n in record.names))
-    if record.has_rules or record.rules != DEFAULT_RULES:
-        lines.append("Rules: " + " ".join(f"{k}={getattr(record.rules, k)}" for k in RULE_KEYS))
+    rules = record.rules_data()
+    if rules is not None:  # the switches as the record names them, no more
+        lines.append(f"Rules: {' '.join(f'{k}={v}' for k, v in rules.items())}".rstrip())
     setup = record.setup
     if setup is not None:
         lines.append(f"Setup-board: {' '.join(p.short for p in setup.board)}".rstrip())

@@ -18,6 +18,7 @@ from test_record import records
 
 from qwirkle_tools.notation import comment_text, dropped, format_qgn, parse_qgn, strip_dropped, tokens
 from qwirkle_tools.record import Record, dumps, from_data
+from qwirkle_tools.rules import RULE_KEYS
 from qwirkle_tools.validate import Source, check_source
 
 SAMPLES = Path(__file__).parent.parent / "sample_games"
@@ -125,12 +126,19 @@ meta_values = st.one_of(st.text(max_size=12), st.integers(-10**15, 10**15), st.b
 
 
 @settings(max_examples=200, deadline=None)
-@given(records(), st.dictionaries(st.text(max_size=8), meta_values, max_size=4))
-def test_every_record_round_trips_through_the_notation(data: dict[str, Any], meta: dict[str, Any]) -> None:
+@given(records(), st.dictionaries(st.text(max_size=8), meta_values, max_size=4),
+       st.none() | st.lists(st.sampled_from(RULE_KEYS), unique=True))
+def test_every_record_round_trips_through_the_notation(data: dict[str, Any], meta: dict[str, Any],
+                                                       named: list[str] | None) -> None:
     if meta:
         meta.pop("date", None)  # the schema limits its length
         data["meta"] = meta
+    if named is not None:  # rules that name some switches, or none: written back as written
+        data["rules"] = {k: v for k, v in data.get("rules", {"lone_tile_score": 1, "qwirkle_bonus": 12,
+                                                            "end_bonus": 6}).items() if k in named}
     assert_round_trips(from_data(data))
+    assert parse_qgn(format_qgn(from_data(data))).data.get("rules") == data.get("rules")
+    assert from_data(data).to_data().get("rules") == data.get("rules")
 
 
 @pytest.mark.parametrize("path", sorted(SAMPLES.glob("*.json")), ids=lambda p: p.name)

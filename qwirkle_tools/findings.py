@@ -7,6 +7,7 @@ generated from it and a test keeps the two in step.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
@@ -162,12 +163,92 @@ def excerpt(text: str, column: int) -> str:
         3. Ana rz@0,0 2
                ^
     """
-    shown = "".join(c if c.isprintable() else "?" for c in text)
-    at = max(0, min(column - 1, len(shown)))
-    if len(shown) > EXCERPT_WIDTH:
-        start = max(0, min(at - EXCERPT_WIDTH // 2, len(shown) - EXCERPT_WIDTH))
-        head = "..." if start else ""
+    at = max(0, min(column - 1, len(text)))
+    head = tail = ""
+    if len(text) > EXCERPT_WIDTH:  # cut before the characters are looked at: a line may be megabytes long
+        start = max(0, min(at - EXCERPT_WIDTH // 2, len(text) - EXCERPT_WIDTH))
         end = start + EXCERPT_WIDTH
-        shown = head + shown[start:end] + ("..." if end < len(shown) else "")
+        head, tail = ("..." if start else ""), ("..." if end < len(text) else "")
+        text = text[start:end]
         at = at - start + len(head)
-    return f"{shown}\n{' ' * at}^"
+    shown = "".join(c if c.isprintable() else "?" for c in text)
+    return f"{head}{shown}{tail}\n{' ' * at}^"
+
+
+# -- hand-written text: its lines, and a bound on its mistakes ---------------------------
+
+LINE_END = re.compile(r"\r\n|\r|\n")
+"""Where a line of hand-written text ends: LF, CRLF or a lone CR, in any mix
+(old Mac editors end lines with a CR; a stray one ends a line for any editor)."""
+_TEXT = re.compile(r"\S")
+_WITH_END = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")
+_CHUNK = 1 << 20
+
+
+def split_lines(text: str, keepends: bool = False) -> Iterator[str]:
+    """The lines of ``text`` as an editor numbers them (see :data:`LINE_END`).
+    Without ``keepends``, without their ends, the last being what follows the
+    last line end, maybe empty (as ``str.split`` gives); with it, each with
+    its end (as a file gives them to :mod:`csv`). Split a megabyte at a time,
+    so that a file of millions of lines is never a list of them.
+
+        >>> list(split_lines("a\\rb\\r\\nc\\n")), list(split_lines("a\\rb\\r\\nc", keepends=True))
+        (['a', 'b', 'c', ''], ['a\\r', 'b\\r\\n', 'c'])
+    """
+    start, n = 0, len(text)
+    while True:
+        cut = min(start + _CHUNK, n)
+        if cut < n:
+            if text[cut - 1] == "\r":
+                cut -= 1  # keep a CRLF whole
+            m = LINE_END.search(text, cut)
+            cut = n if m is None else m.end()
+        lines = _WITH_END.findall(text, start, cut) if keepends else LINE_END.split(text[start:cut])
+        if cut < n or keepends:
+            lines.pop()  # the empty piece after the chunk's last line end
+        yield from lines
+        if cut >= n:
+            return
+        start = cut
+
+
+def text_lines(text: str) -> Iterator[tuple[int, str]]:
+    """The lines of ``text`` that hold more than white space, each with its
+    number (1-based, lines as :func:`split_lines` counts them). Blank lines
+    are skipped without being looked at one by one.
+
+        >>> list(text_lines("a\\r\\n \\r\\rb"))
+        [(1, 'a'), (4, 'b')]
+    """
+    number, pos, n = 1, 0, len(text)  # pos: where line ``number`` starts
+    while (m := _TEXT.search(text, pos)) is not None:
+        at = m.start()
+        start = max(text.rfind("\n", pos, at), text.rfind("\r", pos, at), pos - 1) + 1
+        number += _line_ends(text, pos, start)
+        end = LINE_END.search(text, at)
+        yield number, text[start:n if end is None else end.start()]
+        if end is None:
+            return
+        pos = end.end()
+        number += 1
+
+
+def _line_ends(text: str, start: int, end: int) -> int:
+    return text.count("\n", start, end) + text.count("\r", start, end) - text.count("\r\n", start, end)
+
+
+def line_and_column(text: str) -> tuple[int, int]:
+    """The line and column (1-based, lines as :func:`split_lines` counts them)
+    of the character that follows ``text``.
+
+        >>> line_and_column("Players: Ana\\r1. A"), line_and_column("")
+        ((2, 5), (1, 1))
+    """
+    start = max(text.rfind("\n"), text.rfind("\r")) + 1
+    return _line_ends(text, 0, len(text)) + 1, len(text) - start + 1
+
+
+MAX_FINDINGS = 1_000
+"""Most mistakes listed for the text of one record (a ``.qgn`` game, a score
+sheet): there the reader stops, and one more finding says so (:data:`STOPPED`)."""
+STOPPED = f"{MAX_FINDINGS:,} mistakes so far: the rest of the file is not read (fix these first)"

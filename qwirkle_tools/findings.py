@@ -180,72 +180,49 @@ def excerpt(text: str, column: int) -> str:
 LINE_END = re.compile(r"\r\n|\r|\n")
 """Where a line of hand-written text ends: LF, CRLF or a lone CR, in any mix
 (old Mac editors end lines with a CR; a stray one ends a line for any editor)."""
-_TEXT = re.compile(r"\S")
-_WITH_END = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")
-_CHUNK = 1 << 20
-
-
-def split_lines(text: str, keepends: bool = False) -> Iterator[str]:
-    """The lines of ``text`` as an editor numbers them (see :data:`LINE_END`).
-    Without ``keepends``, without their ends, the last being what follows the
-    last line end, maybe empty (as ``str.split`` gives); with it, each with
-    its end (as a file gives them to :mod:`csv`). Split a megabyte at a time,
-    so that a file of millions of lines is never a list of them.
-
-        >>> list(split_lines("a\\rb\\r\\nc\\n")), list(split_lines("a\\rb\\r\\nc", keepends=True))
-        (['a', 'b', 'c', ''], ['a\\r', 'b\\r\\n', 'c'])
-    """
-    start, n = 0, len(text)
-    while True:
-        cut = min(start + _CHUNK, n)
-        if cut < n:
-            if text[cut - 1] == "\r":
-                cut -= 1  # keep a CRLF whole
-            m = LINE_END.search(text, cut)
-            cut = n if m is None else m.end()
-        lines = _WITH_END.findall(text, start, cut) if keepends else LINE_END.split(text[start:cut])
-        if cut < n or keepends:
-            lines.pop()  # the empty piece after the chunk's last line end
-        yield from lines
-        if cut >= n:
-            return
-        start = cut
+_BLANK = re.compile(r"\s*")  # one class: no regex stack a line
 
 
 def text_lines(text: str) -> Iterator[tuple[int, str]]:
     """The lines of ``text`` that hold more than white space, each with its
-    number (1-based, lines as :func:`split_lines` counts them). Blank lines
-    are skipped without being looked at one by one.
+    number (1-based, lines ending as :data:`LINE_END` says). A run of blank
+    lines is skipped at once, not looked at line by line.
 
         >>> list(text_lines("a\\r\\n \\r\\rb"))
         [(1, 'a'), (4, 'b')]
     """
     number, pos, n = 1, 0, len(text)  # pos: where line ``number`` starts
-    while (m := _TEXT.search(text, pos)) is not None:
-        at = m.start()
-        start = max(text.rfind("\n", pos, at), text.rfind("\r", pos, at), pos - 1) + 1
-        number += _line_ends(text, pos, start)
-        end = LINE_END.search(text, at)
-        yield number, text[start:n if end is None else end.start()]
+    while True:
+        blank = _BLANK.match(text, pos).end()  # type: ignore[union-attr]  # (matches always)
+        if blank >= n:
+            return
+        if blank > pos:  # to the start of the line that holds text
+            start = max(text.rfind("\n", pos, blank), text.rfind("\r", pos, blank)) + 1
+            if start > pos:
+                number += line_ends(text, pos, start)
+                pos = start
+        end = LINE_END.search(text, blank)
+        yield number, text[pos:n if end is None else end.start()]
         if end is None:
             return
         pos = end.end()
         number += 1
 
 
-def _line_ends(text: str, start: int, end: int) -> int:
+def line_ends(text: str, start: int, end: int) -> int:
+    """How many lines end in ``text[start:end]`` (a CRLF is one end)."""
     return text.count("\n", start, end) + text.count("\r", start, end) - text.count("\r\n", start, end)
 
 
 def line_and_column(text: str) -> tuple[int, int]:
-    """The line and column (1-based, lines as :func:`split_lines` counts them)
+    """The line and column (1-based, lines as :func:`text_lines` counts them)
     of the character that follows ``text``.
 
         >>> line_and_column("Players: Ana\\r1. A"), line_and_column("")
         ((2, 5), (1, 1))
     """
     start = max(text.rfind("\n"), text.rfind("\r")) + 1
-    return _line_ends(text, 0, len(text)) + 1, len(text) - start + 1
+    return line_ends(text, 0, len(text)) + 1, len(text) - start + 1
 
 
 MAX_FINDINGS = 1_000

@@ -267,10 +267,10 @@ class _Reader:
         value_at = colon + 1
         value = line[value_at:].strip()
         column = _SPACE.match(line, value_at).end() + 1  # type: ignore[union-attr]
-        seen = name if name in RESERVED else f"meta:{key}"
-        if seen in self.seen:
+        if (name in self.seen) if name in RESERVED else (key in self.meta):
             raise _Mistake(start + 1, f"a second {key!r} header (each header is given once)")
-        self.seen.add(seen)
+        if name in RESERVED:
+            self.seen.add(name)
         if name == "players":
             self.read_players(line, value_at)
         elif name == "rules":

@@ -23,7 +23,7 @@ import csv
 import re
 from collections.abc import Iterator
 
-from .findings import MAX_FINDINGS, STOPPED, Finding, make, split_lines, text_lines
+from .findings import MAX_FINDINGS, STOPPED, Finding, line_ends, make, text_lines
 from .jsontext import JSON
 from .record import Parsed
 from .schema import MAX_PLAYERS, MAX_TURNS, PAST_MAX_TURNS
@@ -37,6 +37,7 @@ MAX_POINTS = 100_000
 _POINTS = re.compile(r"[0-9]{1,15}")
 _FIRST_ROW = re.compile(r'(?:[^"\r\n]+|"[^"]*"?)*')
 _QUOTED = re.compile(r'"[^"]*"?')
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")
 
 
 def separator(text: str) -> str:
@@ -84,9 +85,8 @@ def parse_sheet(text: str) -> Parsed:
     mistake.
     """
     sheet = _Sheet()
-    reader = csv.reader(split_lines(text, keepends=True), delimiter=separator(text))
     try:
-        sheet.read(_rows(reader, sheet))
+        sheet.read(_rows(text, separator(text), sheet))
     except _Stop:
         pass
     if not sheet.started:
@@ -99,16 +99,57 @@ def parse_sheet(text: str) -> Parsed:
     return Parsed(data, tuple(sheet.findings), frozenset(sheet.broken))
 
 
-def _rows(reader: Iterator[list[str]], sheet: _Sheet) -> Iterator[tuple[int, list[str]]]:
-    """Each row as CSV reads it, numbered from 1; a text that is not CSV ends
-    the rows with a finding."""
-    number = 0
+def _rows(text: str, delimiter: str, sheet: _Sheet) -> Iterator[tuple[int, list[str]]]:
+    """Each row as CSV reads it, with its number (1-based, as a spreadsheet
+    numbers it); rows without text may be left out (the numbers say so).
+    A text that is not CSV ends the rows with a finding."""
+    lines = _Lines(text, delimiter)
+    reader = csv.reader(lines, delimiter=delimiter)
     try:
-        for number, row in enumerate(reader, 1):  # noqa: B007  # (the number is the row of the finding)
-            yield number, row
+        for number, row in enumerate(reader, 1):
+            lines.rows = number
+            yield number + lines.skipped, row
     except csv.Error as exc:
-        line = getattr(reader, "line_num", number)
-        sheet.findings.append(make("sheet", None, "", f"line {line} of the file: not a CSV table ({exc})"))
+        sheet.findings.append(make("sheet", None, "", f"line {reader.line_num + lines.skipped} of the file: "
+                                                      f"not a CSV table ({exc})"))
+
+
+class _Lines:
+    """The lines of a sheet for :mod:`csv`, each with its end; a run of lines
+    without text (only spaces and separators) between two rows is skipped
+    at once and counted in :attr:`skipped`: millions of blank rows cost no
+    more than one. Inside a quoted cell (CSV asks for the next line before
+    it has given a row) nothing is skipped: the lines are the cell's text."""
+
+    def __init__(self, text: str, delimiter: str) -> None:
+        self.text = text
+        self.blank = re.compile(f"[ \\t\\r\\n{re.escape(delimiter)}]*")  # one class: no regex stack a line
+        self.skipped = 0  # rows left out
+        self.rows = 0  # rows CSV has given (set by the reader of the rows)
+        self.parts = self.lines()
+
+    def __iter__(self) -> _Lines:
+        return self
+
+    def __next__(self) -> str:
+        return next(self.parts)
+
+    def lines(self) -> Iterator[str]:
+        text, pos, n = self.text, 0, len(self.text)
+        outside = True  # whether the last line ended a row
+        while True:
+            if outside:  # skip to the end of the last line without text that follows
+                blank = self.blank.match(text, pos).end()  # type: ignore[union-attr]  # (matches always)
+                blank = max(text.rfind("\n", pos, blank), text.rfind("\r", pos, blank), pos - 1) + 1
+                self.skipped += line_ends(text, pos, blank)
+                pos = blank
+            if pos >= n:
+                return
+            end = _LINE.match(text, pos).end()  # type: ignore[union-attr]
+            rows = self.rows
+            yield text[pos:end]
+            pos = end
+            outside = self.rows != rows  # CSV gave a row before it asked for this line
 
 
 class _Sheet:
@@ -134,27 +175,27 @@ class _Sheet:
         raise _Stop
 
     def read(self, rows: Iterator[tuple[int, list[str]]]) -> None:
-        """Reads the rows: the first holds the names; each later row with text
-        is read once the next is seen (the last may be the totals), and the
-        rows without text between them as rounds of empty cells."""
-        header: tuple[int, list[str]] | None = None
+        """Reads the rows: the first with text holds the names; each later row
+        with text is read once the next is seen (the last may be the totals),
+        and the rows without text between them as rounds of empty cells."""
         pending: tuple[int, list[str]] | None = None  # the last row with text, not read yet
         blank = (0, 0)  # the rows without text since it: the first, and how many
+        last = 0  # the number of the last row seen (rows between were left out: without text)
         for r, row in rows:
-            if header is None:
-                header = (r, row)
-                if _has_text(row):
-                    self.start(*header)
-                continue
+            if r > last + 1:
+                blank = (blank[0] or last + 1, blank[1] + r - last - 1)
+            last = r
             if not _has_text(row):
                 blank = (blank[0] or r, blank[1] + 1)
                 continue
             if not self.started:
-                self.start(*header)
-            if pending is not None:
-                self.read_round(*pending)
-            self.read_blank_rounds(*blank)
-            pending, blank = (r, row), (0, 0)
+                self.start(r, row)
+            else:
+                if pending is not None:
+                    self.read_round(*pending)
+                self.read_blank_rounds(*blank)
+                pending = (r, row)
+            blank = (0, 0)
         if not self.started:
             self.findings.append(make("sheet", None, "/players", "empty: the first row should hold the players' names"))
         elif pending is not None:
@@ -183,7 +224,7 @@ class _Sheet:
                              f"/players/{col - 1}/name")
 
     def beyond(self, r: int, row: list[str], first: int, what: str) -> None:
-        if not _has_text(row[first:]):
+        if not _has_text(row, first):
             return
         for col in range(first, len(row)):
             if row[col].strip():
@@ -254,9 +295,12 @@ class _Sheet:
             self.result = {"scores": totals}
 
 
-def _has_text(row: list[str]) -> bool:
-    joined = "".join(row)  # at C speed: a row may hold millions of cells
-    return bool(joined) and not joined.isspace()
+def _has_text(row: list[str], first: int = 0) -> bool:
+    """Whether any cell of ``row`` from ``first`` on holds more than spaces
+    (at C speed, without a copy of the row: it may hold millions of cells)."""
+    joined = "".join(row)
+    rest = joined[sum(len(cell) for cell in row[:first]):]
+    return bool(rest) and not rest.isspace()
 
 
 __all__ = ["NOTHING", "SUFFIX", "TOTAL", "parse_sheet", "separator"]

@@ -140,3 +140,21 @@ def test_a_row_of_thousands_of_names_or_cells_is_bounded() -> None:
                                           "(the first row holds the names, in seat order)")
     assert len(parsed.findings) == MAX_FINDINGS + 1  # a cell beyond the last column, each, to the cap
     assert [t["score"] for t in parsed.data["turns"]] == [1] * 6
+
+
+def test_rows_without_text_keep_the_row_numbers_and_a_quoted_cell_its_lines() -> None:
+    text = '\n\n"Ana\n\nLee";Ben\r\n5;7\r\n\r\n ; \r\r3;x\n\n\n'
+    parsed = parse_sheet(text)
+    assert parsed.data["players"] == [{"name": "Ana\n\nLee"}, {"name": "Ben"}]  # the first row with text
+    assert [f.message.split(":")[0] for f in parsed.findings] == [
+        f"row {r}, column {c}" for r in (5, 6, 7) for c in "AB"]
+    assert [t.get("score") for t in parsed.data["turns"]] == [5, 7, None, None, None, None, None, None, 3, 0]
+    assert parsed.broken == {2, 3, 4, 5, 6, 7}
+
+
+def test_a_million_blank_rows_are_counted_at_once() -> None:
+    parsed = parse_sheet("Ana,Ben\n4,5\n" + "\n , \n" * 500_000 + "3,4\ntotal,7,9\n")
+    assert parsed.findings[0].message.startswith("row 3, column A: Ana's cell is empty before the end")
+    assert len(parsed.findings) == MAX_FINDINGS + 1 and "result" not in parsed.data
+    parsed = parse_sheet("Ana,Ben\n4,5\n" + "\n" * 1_000_000 + "total,4,5\n")
+    assert parsed.findings == () and parsed.data["result"] == {"scores": [4, 5]}

@@ -224,6 +224,8 @@ class _Reader:
         return Parsed(data, tuple(self.findings), frozenset(self.broken))
 
     def mistake(self, number: int, line: str, column: int, message: str, pointer: str = "") -> None:
+        if self.stopped:  # (the line that reached the cap may hold a second mistake)
+            return
         self.findings.append(make("qgn", None, pointer, f"line {number}, column {column}: {message}",
                                   excerpt(line, column)))
         if len(self.findings) == MAX_FINDINGS:

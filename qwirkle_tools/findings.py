@@ -7,6 +7,7 @@ generated from it and a test keeps the two in step.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
@@ -189,13 +190,66 @@ def excerpt(text: str, column: int) -> str:
         Players: Ana\\x07, Ben
                     ^
     """
-    head = text[: max(0, column - 1)]
-    shown = one_line(text)
-    at = min(len(one_line(head)), len(shown))
-    if len(shown) > EXCERPT_WIDTH:
-        start = max(0, min(at - EXCERPT_WIDTH // 2, len(shown) - EXCERPT_WIDTH))
-        head = "..." if start else ""
+    at = max(0, min(column - 1, len(text)))
+    head = tail = ""
+    if len(text) > EXCERPT_WIDTH:  # cut before the characters are looked at: a line may be megabytes long
+        start = max(0, min(at - EXCERPT_WIDTH // 2, len(text) - EXCERPT_WIDTH))
         end = start + EXCERPT_WIDTH
-        shown = head + shown[start:end] + ("..." if end < len(shown) else "")
-        at = at - start + len(head)
-    return f"{shown}\n{' ' * at}^"
+        head, tail = ("..." if start else ""), ("..." if end < len(text) else "")
+        text = text[start:end]
+        at -= start
+    # a character that is not printable shows as its escape, and the caret moves along with it
+    return f"{head}{one_line(text)}{tail}\n{' ' * (len(head) + len(one_line(text[:at])))}^"
+
+
+# -- hand-written text: its lines, and a bound on its mistakes ---------------------------
+
+LINE_END = re.compile(r"\r\n|\r|\n")
+"""Where a line of hand-written text ends: LF, CRLF or a lone CR, in any mix
+(old Mac editors end lines with a CR; a stray one ends a line for any editor)."""
+_BLANK = re.compile(r"\s*")  # one class: no regex stack a line
+
+
+def text_lines(text: str) -> Iterator[tuple[int, str]]:
+    """The lines of ``text`` that hold more than white space, each with its
+    number (1-based, lines ending as :data:`LINE_END` says). A run of blank
+    lines is skipped at once, not looked at line by line.
+
+        >>> list(text_lines("a\\r\\n \\r\\rb"))
+        [(1, 'a'), (4, 'b')]
+    """
+    number, pos, n = 1, 0, len(text)  # pos: where line ``number`` starts
+    while True:
+        blank = _BLANK.match(text, pos).end()  # type: ignore[union-attr]  # (matches always)
+        if blank >= n:
+            return
+        if blank > pos:  # to the start of the line that holds text
+            start = max(text.rfind("\n", pos, blank), text.rfind("\r", pos, blank)) + 1
+            if start > pos:
+                number += line_ends(text, pos, start)
+                pos = start
+        end = LINE_END.search(text, blank)
+        yield number, text[pos:n if end is None else end.start()]
+        if end is None:
+            return
+        pos = end.end()
+        number += 1
+
+
+def line_ends(text: str, start: int, end: int) -> int:
+    """How many lines end in ``text[start:end]`` (a CRLF is one end)."""
+    return text.count("\n", start, end) + text.count("\r", start, end) - text.count("\r\n", start, end)
+
+
+def line_and_column(text: str) -> tuple[int, int]:
+    """The line and column (1-based, lines as :func:`text_lines` counts them)
+    of the character that follows ``text``.
+
+        >>> line_and_column("Players: Ana\\r1. A"), line_and_column("")
+        ((2, 5), (1, 1))
+    """
+    start = max(text.rfind("\n"), text.rfind("\r")) + 1
+    return line_ends(text, 0, len(text)) + 1, len(text) - start + 1
+
+
+STOPPED = f"{MAX_FINDINGS:,} mistakes so far: the rest of the file is not read (fix these first)"

@@ -33,6 +33,8 @@ class Rules:
 
 
 DEFAULT_RULES = Rules()
+RULE_KEYS: tuple[str, ...] = ("lone_tile_score", "qwirkle_bonus", "end_bonus")
+"""The switches of :class:`Rules`, in the documented order."""
 
 
 @dataclass(frozen=True, slots=True)

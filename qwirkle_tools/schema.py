@@ -217,6 +217,11 @@ def _deep_path(data: Any, depth: int = 64) -> list[Any]:
 
 MAX_TURNS = 10_000
 """Most turns in a record (the schema's ``maxItems``); beyond it, one finding and no replay."""
+MAX_PLAYERS = 6
+"""Most players in a record (the schema's ``maxItems``)."""
+PAST_MAX_TURNS = f"a turn past the {MAX_TURNS:,}th: a record holds at most {MAX_TURNS:,} turns; the rest of the file " \
+                 "is not read"
+"""Where the notation and sheet readers stop (the finding's message, after its place)."""
 
 
 def _floats(data: Any) -> list[Finding]:

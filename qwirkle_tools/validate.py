@@ -21,7 +21,7 @@ from . import schema
 from .engine import History, replay
 from .engine import check as replay_check
 from .errors import QwirkleError
-from .findings import Finding, capped, make
+from .findings import Finding, capped, line_and_column, make
 from .jsontext import inexact_integers, parse_json
 from .record import Parsed, Record, Turn
 
@@ -196,10 +196,7 @@ def parse_written(text: bytes, form: str) -> Parsed:
     try:
         decoded = text.decode("utf-8")
     except UnicodeDecodeError as exc:
-        before = text[:exc.start]
-        line = before.count(b"\n") + 1
-        start = before.rfind(b"\n") + 1
-        column = len(before[start:].decode("utf-8", "replace")) + 1
+        line, column = line_and_column(text[:exc.start].decode("utf-8"))  # lines as the readers count them
         where = f"line {line}" if form == "qgn" else f"line {line} of the file"
         return Parsed({}, (make(code, None, "", f"{where}, column {column}: not UTF-8 (byte {text[exc.start]:#04x}); "
                                                "save the file as UTF-8"),))

@@ -741,13 +741,75 @@ def _sheet_bases() -> list[tuple[str, str]]:
     return out
 
 
+LINE_ENDS = ["\r", "\r\n", "\n"]
+HUGE = [1_000, 100_000, 1_000_000]
+
+
+def _line_ends(draw: st.DrawFn, text: str) -> str:
+    """Every line end, or some, made a CR, a CRLF or an LF (old Mac editors, Windows, a stray CR)."""
+    pieces = text.split("\n")
+    if draw(st.booleans()):
+        end = draw(st.sampled_from(LINE_ENDS))
+        return end.join(pieces)
+    rng = draw(st.randoms(use_true_random=False))
+    return "".join(p + rng.choice(LINE_ENDS) for p in pieces[:-1]) + pieces[-1]
+
+
+def _huge_piece(draw: st.DrawFn, form: str, text: str) -> str:
+    """A comment, a header or a name of up to a million characters: spaces (a comment's
+    leading spaces were removed one at a time), names by the thousand, a long value."""
+    size = draw(st.sampled_from(HUGE))
+    lines = text.split("\n")
+    if form == "csv":
+        lines[0] = draw(st.sampled_from([",".join(f"P{i}" for i in range(size // 10)),
+                                         " " * size + "Ana,Ben", '"' + "x\n" * (size // 100) + '",Ben']))
+        return "\n".join(lines)
+    piece = draw(st.sampled_from([
+        "{" + " " * size + "x" + " " * size + "}", "{" + "\\n" * (size // 2) + "}", "{" + "\\" * 3,
+        "Players: " + ", ".join(f"P{i}" for i in range(size // 10)), "Event: " + "x" * size,
+        "Players: " + " " * size + "Ana, Ben", "\"" + "x" * size + "\": 1", "Result: " + "-".join(["1"] * (size // 10)),
+    ]))
+    i = draw(st.integers(0, len(lines) - 1))
+    if piece.startswith("{"):
+        lines[i] += " " + piece
+    else:
+        lines.insert(i, piece)
+    return "\n".join(lines)
+
+
+def _long_row(draw: st.DrawFn, form: str, text: str) -> str:
+    """A row past the format's limits: a turn of thousands of tiles, a rack or a bag of thousands,
+    a sheet row of thousands of cells, or thousands of rows or turn lines."""
+    size = draw(st.sampled_from(HUGE[:2]))
+    lines = text.split("\n")
+    if form == "csv":
+        piece = draw(st.sampled_from(["4," * size, ",x" * size, "\n".join(["1,2"] * (size // 10)), "\n" * size + "3,3"]))
+        lines.insert(draw(st.integers(1, len(lines))), piece)
+        return "\n".join(lines)
+    piece = draw(st.sampled_from(["rc@0,0 " * size, "rc " * size, "exchange " + "rc " * size + "0", "6 | " * size]))
+    how = draw(st.sampled_from(["turn", "rack", "header", "turns"]))
+    if how == "turns":
+        lines += [f"{i + 1}. 1 pass" for i in range(size // 5)]
+    elif how == "header":
+        lines.insert(0, draw(st.sampled_from(["Setup-board: ", "Setup-bag: ", "Setup-racks: "])) + piece)
+    else:
+        lines.append(f"99. 1 {piece}" if how == "turn" else f"99. 1 pass rack {piece}")
+    return "\n".join(lines)
+
+
 @st.composite
 def damaged_written(draw: st.DrawFn, form: str) -> tuple[str, bytes]:
     """A description and the bytes of a damaged game in the notation
     (``form`` ``qgn``) or score sheet (``csv``): hostile names, pieces of
-    the grammar put, removed, repeated or swapped, and byte damage."""
+    the grammar put, removed, repeated or swapped, line ends of every kind,
+    huge comments, headers and names, rows past the format's limits, and
+    byte damage."""
     name, text = draw(st.sampled_from(_qgn_bases() if form == "qgn" else _sheet_bases()))
     done = []
+    for damage in (_huge_piece, _long_row):
+        if draw(st.integers(0, 5)) == 0:
+            text = damage(draw, form, text)
+            done.append(damage.__name__.strip("_").replace("_", " "))
     if draw(st.booleans()):
         hostile = draw(hostile_text(max_size=20))
         text = text.replace("Ana", hostile, 1) if form == "csv" else \
@@ -771,6 +833,9 @@ def damaged_written(draw: st.DrawFn, form: str) -> tuple[str, bytes]:
                 lines[a], lines[b] = lines[b], lines[a]
             text = "\n".join(lines)
         done.append(how)
+    if draw(st.integers(0, 3)) == 0:
+        text = _line_ends(draw, text)
+        done.append("line ends")
     raw_ = text.encode("utf-8", "surrogatepass")
     if draw(st.integers(0, 3)) == 0:
         op = draw(st.sampled_from([_truncate, _bom, _invalid_utf8, _flip, _insert, _crlf]))

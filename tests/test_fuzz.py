@@ -50,7 +50,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from qwirkle_tools.cli import app
-from qwirkle_tools.findings import CODES, MAX_MESSAGE
+from qwirkle_tools.findings import CODES, MAX_FINDINGS, MAX_MESSAGE
 from qwirkle_tools.validate import check_data, parse_source
 
 runner = CliRunner()
@@ -561,8 +561,10 @@ def test_damaged_games_and_sheets_get_findings_with_their_place(case: tuple[str,
     with case_folder(raw, f"game.{form}") as (path, out):
         code, readable = verdict(path)
         run = invoke("validate", str(path), "--format", "json")
-        lines = raw.count(b"\n") + 1
-        for f in strict_json(run.stdout)["records"][0]["findings"]:
+        lines = raw.count(b"\n") + raw.count(b"\r") - raw.count(b"\r\n") + 1  # LF, CRLF and CR end a line
+        found = strict_json(run.stdout)["records"][0]["findings"]
+        assert sum(f["code"] in ("qgn", "sheet") for f in found) <= MAX_FINDINGS + 2  # the cap, its note, 'Players:'
+        for f in found:
             if f["code"] == "qgn":
                 m = re.match(r"line (\d+), column (\d+): ", f["message"])
                 assert m is not None or f["message"].startswith("no 'Players:' line"), f

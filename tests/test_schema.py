@@ -135,6 +135,13 @@ def test_the_limits_in_the_schema_are_the_code_s() -> None:
 
     defs = schema.schema()["$defs"]
     assert schema.schema()["properties"]["turns"]["maxItems"] == schema.MAX_TURNS
+    from qwirkle_tools.tiles import RACK_SIZE, TILE_COUNT  # the limits the notation and sheet readers stop at
+
+    top = schema.schema()["properties"]
+    assert top["players"]["maxItems"] == top["setup"]["properties"]["racks"]["maxItems"] == schema.MAX_PLAYERS
+    assert top["setup"]["properties"]["board"]["maxItems"] == TILE_COUNT
+    assert top["setup"]["properties"]["bag"]["anyOf"][0]["maxItems"] == TILE_COUNT
+    assert defs["tiles"]["maxItems"] == RACK_SIZE
     for axis in ("x", "y"):
         assert defs["placement"]["properties"][axis]["minimum"] == -COORD_LIMIT
         assert defs["placement"]["properties"][axis]["maximum"] == COORD_LIMIT

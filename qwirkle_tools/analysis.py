@@ -55,7 +55,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from .board import Placement, format_move, key_cell
-from .engine import GameState, History, replay
+from .engine import BOARD_UNKNOWN_WHY, GameState, History, replay
 from .errors import QwirkleError
 from .lines import LINE_MAX, accepts, completing_tile, lines_through
 from .lookahead import DEFAULT, MARGIN, REPLY_LIMIT, BudgetSpent, Settings, judge
@@ -311,7 +311,7 @@ def _analyse(history: History, settings: Settings | None = None
 
         if not state.board_known:
             turns.append(TurnAnalysis(i + 1, p, turn.action, "unknown", played, qwirkles,
-                                      note="not analysed: the board is not known (an earlier turn's tiles are not recorded)"))
+                                      note=f"not analysed: the board is not known ({BOARD_UNKNOWN_WHY})"))
             continue
         if p >= len(record.players) or state.ended or any(f.code == "after-end" for f in result.findings):
             turns.append(TurnAnalysis(i + 1, p, turn.action, "unknown", played, qwirkles,
@@ -664,7 +664,7 @@ def legal_moves(history: History, turn: int, rack: Sequence[int] | None = None) 
         raise AnalysisError(f"--turn must be 1 to {last}, not {turn}")
     state = history.state(turn - 1)
     if not state.board_known:
-        raise AnalysisError(f"the board before turn {turn} is not known (an earlier turn's tiles are not recorded)")
+        raise AnalysisError(f"the board before turn {turn} is not known ({BOARD_UNKNOWN_WHY})")
     if rack is not None:
         if len(rack) > RACK_SIZE:
             raise AnalysisError(f"--rack: a rack holds at most {RACK_SIZE} tiles, not {len(rack)}")

@@ -46,6 +46,10 @@ from .rules import DEFAULT_RULES, Judgement, Rules, ScoreBreakdown, dead, explai
 from .safetext import count
 from .tiles import COPIES, RACK_SIZE, TILE_COUNT, TILES, largest_group, tile_names
 
+BOARD_UNKNOWN_WHY = ("an earlier turn's tiles are not recorded, could not be read, or would put more tiles "
+                     "on the table than the game has")
+"""Why a board is not known after some turn: what every message about it says."""
+
 
 class IllegalMoveError(QwirkleError, ValueError):
     """A turn a strict :class:`Game` refuses; :attr:`finding` says why and where."""
@@ -1055,5 +1059,5 @@ def check(record: Record, turns: Sequence[Turn | None] | None = None) -> list[Fi
     return game.all_findings()
 
 
-__all__ = ["Game", "GameState", "History", "IllegalMoveError", "LeadChange", "TurnResult", "check", "replay",
+__all__ = ["BOARD_UNKNOWN_WHY", "Game", "GameState", "History", "IllegalMoveError", "LeadChange", "TurnResult", "check", "replay",
            "sole_leader"]

@@ -113,8 +113,10 @@ CODES: dict[str, tuple[Severity, str]] = {
 
 
 MAX_FINDINGS = 1_000
-"""The most findings listed for one record (a broken record of 10,000 turns
-could have hundreds of thousands); then one ``too-many-findings`` note."""
+"""The most findings listed for one record, a last note included (a broken
+record of 10,000 turns could have hundreds of thousands): the replay and the
+schema check end with a ``too-many-findings`` note of how many more there
+were; the readers of hand-written text stop reading there (:data:`STOPPED`)."""
 
 
 def capped(findings: list[Finding], more: int = 0) -> list[Finding]:
@@ -126,10 +128,11 @@ def capped(findings: list[Finding], more: int = 0) -> list[Finding]:
     if notes:  # capped before (the replay's, then with the schema's): count what each note left out
         more += sum(int(f.message.split(" ", 1)[0].replace(",", "")) for f in notes)
         findings = [f for f in findings if f.code != "too-many-findings"]
-    left = len(findings) - MAX_FINDINGS + more
-    if left <= 0:
+    if len(findings) <= MAX_FINDINGS and not more:
         return findings
-    return [*findings[:MAX_FINDINGS],
+    kept = MAX_FINDINGS - 1  # and the note: MAX_FINDINGS in all
+    left = len(findings) - kept + more
+    return [*findings[:kept],
             make("too-many-findings", None, "", f"{left:,} more findings not listed (at most {MAX_FINDINGS:,} a record)")]
 
 
@@ -252,4 +255,4 @@ def line_and_column(text: str) -> tuple[int, int]:
     return line_ends(text, 0, len(text)) + 1, len(text) - start + 1
 
 
-STOPPED = f"{MAX_FINDINGS:,} mistakes so far: the rest of the file is not read (fix these first)"
+STOPPED = f"{MAX_FINDINGS:,} findings, the most a record lists: the rest of the file is not read (fix these first)"

@@ -228,7 +228,7 @@ class _Reader:
             return
         self.findings.append(make("qgn", None, pointer, f"line {number}, column {column}: {message}",
                                   excerpt(line, column)))
-        if len(self.findings) == MAX_FINDINGS:
+        if len(self.findings) == MAX_FINDINGS - 1:  # the note is the last of the record's MAX_FINDINGS
             self.stop(number, line, column, STOPPED)
 
     def stop(self, number: int, line: str, column: int, message: str, pointer: str = "") -> None:

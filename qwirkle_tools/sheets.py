@@ -167,7 +167,7 @@ class _Sheet:
 
     def mistake(self, row: int, col: int, message: str, pointer: str = "") -> None:
         self.findings.append(make("sheet", None, pointer, f"row {row}, column {_column(col)}: {message}"))
-        if len(self.findings) == MAX_FINDINGS:
+        if len(self.findings) == MAX_FINDINGS - 1:  # the note is the last of the record's MAX_FINDINGS
             self.stop(row, col, STOPPED)
 
     def stop(self, row: int, col: int, message: str, pointer: str = "") -> None:

@@ -21,7 +21,7 @@ from . import schema
 from .engine import History, replay
 from .engine import check as replay_check
 from .errors import QwirkleError
-from .findings import Finding, capped, line_and_column, make
+from .findings import MAX_FINDINGS, Finding, capped, line_and_column, make
 from .jsontext import inexact_integers, parse_json
 from .record import Parsed, Record, Turn
 
@@ -226,7 +226,10 @@ def check_source(source: Source, keep_record: bool = True, exact: bool = False,
         # it exactly, so that the findings are those of the exact reading
         _, data, _, _ = _source_data(source, exact=True)
         record, findings, history = _check(data, positions)
-    findings = capped([*problems, *findings])  # the reader's, the schema's and the replay's, capped once more
+    if len(problems) >= MAX_FINDINGS:  # the reader stopped at the cap: its note ends the record's findings
+        findings = list(problems)
+    else:  # the reader's, the schema's and the replay's, capped once more
+        findings = capped([*problems, *findings])
     if not keep_record and not findings:
         record = None
     return Report(source.path, source.index, tuple(findings), record, history)

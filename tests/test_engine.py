@@ -623,16 +623,16 @@ def test_findings_are_capped_per_record_with_one_note(monkeypatch: pytest.Monkey
 
     turns = [{"player": 0, "action": "pass"} for _ in range(MAX_FINDINGS + 500)]  # every one out of turn...
     found = check(from_data(game(*turns)))
-    assert len(found) == MAX_FINDINGS + 1
+    assert len(found) == MAX_FINDINGS  # the last a note
     with monkeypatch.context() as m:
         m.setattr(engine_module, "MAX_FINDINGS", 10**9)
         m.setattr(findings_module, "MAX_FINDINGS", 10**9)
         every = check(from_data(game(*turns)))
-    assert found[:-1] == every[:MAX_FINDINGS]
-    assert found[-1].code == "too-many-findings" and found[-1].message.startswith(f"{len(every) - MAX_FINDINGS:,} more")
+    assert found[:-1] == every[:MAX_FINDINGS - 1]
+    assert found[-1].code == "too-many-findings" and found[-1].message.startswith(f"{len(every) - MAX_FINDINGS + 1:,} more")
     assert list(replay(from_data(game(*turns))).findings) == found
     # with the schema's findings too (a score as a string on every turn): still one note, counting them all
     for t in turns:
         t["score"] = "0"
     found = check_data(game(*turns))[1]
-    assert len(found) == MAX_FINDINGS + 1 and found[-1].code == "too-many-findings"
+    assert len(found) == MAX_FINDINGS and found[-1].code == "too-many-findings"

@@ -205,7 +205,7 @@ def test_big_integers_are_quoted_as_written_in_every_reading_mode() -> None:
 
 
 def test_every_path_caps_a_records_findings_with_one_note(tmp_path: Path) -> None:
-    from qwirkle_tools.findings import MAX_FINDINGS
+    from qwirkle_tools.findings import MAX_FINDINGS, STOPPED
     from qwirkle_tools.validate import UnreadableRecord, read_record
 
     # a game in the notation with 1,500 unreadable turn lines: its reader's findings, capped as the replay's are
@@ -213,8 +213,8 @@ def test_every_path_caps_a_records_findings_with_one_note(tmp_path: Path) -> Non
     path = tmp_path / "many.qgn"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     (report,) = validate([path])
-    assert len(report.findings) == MAX_FINDINGS + 1
-    assert report.findings[-1].code == "too-many-findings" and report.findings[-1].message.startswith("500 more")
+    assert len(report.findings) == MAX_FINDINGS  # the reader stops there, its note the last
+    assert report.findings[-1].code == "qgn" and report.findings[-1].message.endswith(STOPPED)
     with pytest.raises(UnreadableRecord) as refused:
         read_record(path)
-    assert len(refused.value.findings) == MAX_FINDINGS + 1
+    assert len(refused.value.findings) == MAX_FINDINGS

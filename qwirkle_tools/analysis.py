@@ -55,10 +55,10 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from .board import Placement, format_move, key_cell
-from .engine import GameState, History, replay
+from .engine import BOARD_UNKNOWN_WHY, GameState, History, replay
 from .errors import QwirkleError
 from .lines import LINE_MAX, accepts, completing_tile, lines_through
-from .lookahead import DEFAULT, MARGIN, REPLY_LIMIT, Settings, judge
+from .lookahead import DEFAULT, MARGIN, REPLY_LIMIT, BudgetSpent, Settings, judge
 from .movegen import Move, RawMove, TooManyMoves, generate, generate_raw
 from .record import Record, Turn, placements_data
 from .rules import Rules
@@ -200,7 +200,8 @@ class PlayerSummary:
 
     @property
     def accuracy(self) -> float | None:
-        """Points scored as a share of the best available, on turns with a known rack."""
+        """Points scored as a share of the best available, on turns with a known rack
+        (a turn counts at most its best: at most 1)."""
         if not self.best_available:
             return None
         return self.scored_on_analysed / self.best_available
@@ -245,8 +246,9 @@ MOVES_PER_TURN = 50_000
 """The analysis of a turn stops at this many legal moves (a legal but pathological
 board can have hundreds of thousands); the turn is then noted, not analysed."""
 MOVES_PER_RECORD = 2_000_000
-"""The legal moves generated for one record's analysis, in all; the turns after
-that are noted, not analysed. Together the two bounds keep any record within
+"""The legal moves generated for one record's analysis, in all (the look-ahead
+engine's reply positions included, up to 54 a turn); the turns after that are
+noted, not analysed. Together the two bounds keep any record within
 the limits to about 30 seconds and well under 1 GiB."""
 
 
@@ -309,7 +311,7 @@ def _analyse(history: History, settings: Settings | None = None
 
         if not state.board_known:
             turns.append(TurnAnalysis(i + 1, p, turn.action, "unknown", played, qwirkles,
-                                      note="not analysed: the board is not known (an earlier turn's tiles are not recorded)"))
+                                      note=f"not analysed: the board is not known ({BOARD_UNKNOWN_WHY})"))
             continue
         if p >= len(record.players) or state.ended or any(f.code == "after-end" for f in result.findings):
             turns.append(TurnAnalysis(i + 1, p, turn.action, "unknown", played, qwirkles,
@@ -349,7 +351,10 @@ def _analyse(history: History, settings: Settings | None = None
             try:
                 if len(raw) > REPLY_LIMIT:
                     raise TooManyMoves(len(raw), REPLY_LIMIT)
-                judged = _look_ahead(history, i, rack, raw, settings)
+                judged = _look_ahead(history, i, rack, raw, settings, budget)
+            except BudgetSpent:
+                note = (f"not judged by the look-ahead engine: the analysis bound of {MOVES_PER_RECORD:,} legal moves "
+                        "for a record is spent")
             except TooManyMoves:
                 note = (f"not judged by the look-ahead engine: a position with more than {REPLY_LIMIT:,} legal moves "
                         "(its bound)")
@@ -370,7 +375,8 @@ def _analyse(history: History, settings: Settings | None = None
             analysed_turns=len(analysed),
             points_lost=sum(t.points_lost or 0 for t in analysed),
             best_available=sum(t.best_score or 0 for t in analysed),
-            scored_on_analysed=sum(t.played or 0 for t in analysed),
+            # an illegal move may count more than any legal one: it scores at most the best, as it loses nothing
+            scored_on_analysed=sum(min(t.played or 0, t.best_score or 0) for t in analysed),
             qwirkles_made=sum(t.qwirkles for t in mine),
             qwirkles_missed=sum(1 for t in mine if t.missed_qwirkle is not None),
             gifts_given=sum(1 for t in mine if t.gift is not None),
@@ -438,10 +444,11 @@ def open_five_risks(after: GameState, mover: int, fives: Sequence[tuple[tuple[in
     return tuple(found), chance_held(total, copies, size)
 
 
-def _look_ahead(history: History, i: int, rack: Sequence[int], raw: list[RawMove], settings: Settings
-                ) -> Lookahead | None:
+def _look_ahead(history: History, i: int, rack: Sequence[int], raw: list[RawMove], settings: Settings,
+                budget: list[int] | None = None) -> Lookahead | None:
     """The look-ahead engine's judgement of turn ``i`` (0-based), whose rack is
-    known (``None`` for a placement that is not among the legal moves)."""
+    known (``None`` for a placement that is not among the legal moves); the
+    moves of its reply positions charged to the record's ``budget``."""
     state = history.before(i)
     turn = history.turns[i]
     assert turn is not None  # judged only for turns that were read
@@ -458,7 +465,8 @@ def _look_ahead(history: History, i: int, rack: Sequence[int], raw: list[RawMove
         if played is None:
             return None
     cells = dict(state.board.cells)
-    ranked, mine = judge(cells, raw, rack, pool, reply, state.bag, history.record.rules, i + 1, settings, played)
+    ranked, mine = judge(cells, raw, rack, pool, reply, state.bag, history.record.rules, i + 1, settings, played,
+                         budget)
     top = ranked[0]
     assert mine is not None
     return Lookahead(None if top.move is None else _move(top.move), top.score, top.value, mine.value)
@@ -656,7 +664,7 @@ def legal_moves(history: History, turn: int, rack: Sequence[int] | None = None) 
         raise AnalysisError(f"--turn must be 1 to {last}, not {turn}")
     state = history.state(turn - 1)
     if not state.board_known:
-        raise AnalysisError(f"the board before turn {turn} is not known (an earlier turn's tiles are not recorded)")
+        raise AnalysisError(f"the board before turn {turn} is not known ({BOARD_UNKNOWN_WHY})")
     if rack is not None:
         if len(rack) > RACK_SIZE:
             raise AnalysisError(f"--rack: a rack holds at most {RACK_SIZE} tiles, not {len(rack)}")

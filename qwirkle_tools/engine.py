@@ -39,12 +39,16 @@ from dataclasses import dataclass
 
 from .board import STEP_X, STEP_Y, Board, cell_text
 from .errors import QwirkleError
-from .findings import Finding, make
+from .findings import MAX_FINDINGS, Finding, capped, make
 from .lines import fault, walk
 from .record import Rack, Record, Setup, Turn, turn_text
-from .rules import DEFAULT_RULES, Judgement, Rules, ScoreBreakdown, dead, judge, judge_placed, playable_tile
+from .rules import DEFAULT_RULES, Judgement, Rules, ScoreBreakdown, dead, explain, judge_placed, playable_tile
 from .safetext import count
 from .tiles import COPIES, RACK_SIZE, TILE_COUNT, TILES, largest_group, tile_names
+
+BOARD_UNKNOWN_WHY = ("an earlier turn's tiles are not recorded, could not be read, or would put more tiles "
+                     "on the table than the game has")
+"""Why a board is not known after some turn: what every message about it says."""
 
 
 class IllegalMoveError(QwirkleError, ValueError):
@@ -184,6 +188,7 @@ class Game:
         self.first_turn_player: int | None = None
         self.placed_any = False
         self.findings: list[Finding] = []
+        self.dropped = 0  # findings past MAX_FINDINGS, counted only
         # peak[p][t]: the most copies of t seen at once since p last drew, so a
         # rack revealed later is checked against the whole time it was held
         self.peak = [[0] * len(TILES) for _ in range(n)]
@@ -213,7 +218,26 @@ class Game:
         finding = make(code, turn, pointer, message)
         if self.strict and finding.severity == "error":
             raise _Refused(finding)
-        self.findings.append(finding)
+        if len(self.findings) < MAX_FINDINGS:
+            self.findings.append(finding)
+        else:  # a record broken on every turn: the rest are counted, not kept (see all_findings)
+            self.dropped += 1
+
+    def all_findings(self) -> list[Finding]:
+        """:attr:`findings`, with a ``too-many-findings`` note when more were
+        found than :data:`~qwirkle_tools.findings.MAX_FINDINGS` (those are not kept)."""
+        return capped(self.findings, self.dropped)
+
+    def _too_many(self, items: Sequence[object], limit: int, turn: int | None, pointer: str, what: str) -> bool:
+        """Whether a list of tiles is longer than the format allows (``limit``,
+        the schema's maxItems for it): then one ``too-many-tiles`` finding, and
+        the caller does not read the list (element by element, a list of a
+        million tiles would cost a million steps and findings)."""
+        if len(items) <= limit:
+            return False
+        self._find("too-many-tiles", turn, pointer,
+                   f"{what} {count(len(items), 'tile')}, more than the {limit} the format allows: not read")
+        return True
 
     def _name(self, p: int) -> str:
         if self.names is None:
@@ -275,6 +299,10 @@ class Game:
         setup = self.setup
         cells = self.cells
         board = setup.board if setup is not None else ()
+        whole = True  # every list the setup gives was read
+        if self._too_many(board, TILE_COUNT, None, "/setup/board", "the setup's board holds"):
+            board = ()
+            self.board_known = whole = False
         for j, pl in enumerate(board):
             ptr = f"/setup/board/{j}"
             key = pl.key
@@ -284,16 +312,19 @@ class Game:
                 continue
             cells[key] = pl.tile
             self._add_seen(pl.tile, None, ptr, "in the setup")
-        reported: set[tuple[int, int]] = set()
-        for j, pl in enumerate(board):
+        faults: list[tuple[int, int, str, list[int]]] = []  # (first tile's index, step, code, tiles)
+        first = {pl.key: j for j, pl in reversed(list(enumerate(board)))}
+        for key, j in first.items():
             for step in (STEP_X, STEP_Y):
-                start, tiles = walk(cells, pl.key, step)
-                if len(tiles) > 1 and (start, step) not in reported:
-                    reported.add((start, step))
-                    code = fault(tiles)
-                    if code:
-                        self._find(code, None, f"/setup/board/{j}",
-                                   f"the setup holds an invalid line: {tile_names(tiles)}")
+                if key - step in cells:
+                    continue  # each line is walked once, from its first cell (walks from every tile would cost n^2)
+                _, tiles = walk(cells, key, step)
+                code = fault(tiles)
+                if code:
+                    line = range(key, key + len(tiles) * step, step)  # named by the first of its tiles in the setup
+                    faults.append((min(first.get(k, j) for k in line), step, code, tiles))
+        for j, _, code, tiles in sorted(faults, key=lambda f: (f[0], -f[1])):
+            self._find(code, None, f"/setup/board/{j}", f"the setup holds an invalid line: {tile_names(tiles)}")
         n = self.n
         off = TILE_COUNT - len(cells)  # tiles in racks and bag
         racks_stated = setup is not None and setup.racks is not None
@@ -306,6 +337,9 @@ class Game:
                 for p, rack in enumerate(setup.racks):
                     if isinstance(rack, int):
                         self.size[p] = rack
+                        continue
+                    if self._too_many(rack, RACK_SIZE, None, f"/setup/racks/{p}", f"the setup's rack of {self._name(p)} holds"):
+                        whole = False
                         continue
                     for j, t in enumerate(rack):
                         self._add_seen(t, None, f"/setup/racks/{p}/{j}", "in the setup's rack of", p)
@@ -322,6 +356,8 @@ class Game:
         if setup is not None and setup.bag is not None:
             if isinstance(setup.bag, int):
                 bag = setup.bag
+            elif self._too_many(setup.bag, TILE_COUNT, None, "/setup/bag", "the setup's bag holds"):
+                whole = False
             else:
                 bag = len(setup.bag)
                 self.bag_tiles = [0] * len(TILES)
@@ -329,7 +365,9 @@ class Game:
                     self.bag_tiles[t] += 1
                     self._add_seen(t, None, f"/setup/bag/{j}", "in the setup's bag")
         sizes = self.size
-        if racks_stated:
+        if not whole:  # a list not read: the sums of board, bag and racks tell nothing
+            pass
+        elif racks_stated:
             total = sum(s for s in sizes if s is not None)
             if bag is None:
                 bag = off - total
@@ -465,6 +503,10 @@ class Game:
             self.first_turn_player = p
 
         rack = turn.rack
+        if rack is not None and len(rack) > RACK_SIZE and self._too_many(rack, RACK_SIZE, n, f"{base}/rack",
+                                                                         f"{self._name(p)}'s rack holds"):
+            rack = None
+            self._forget(p)
         if rack is not None and not (self.size[p] == len(rack) == len(self.known[p]) and self.known[p] == list(rack)):
             self._given_rack(n, base, p, rack)  # (skipped when the rack is the one expected, in order)
         if p not in self.opening:
@@ -585,8 +627,12 @@ class Game:
 
     def _draw(self, n: int, base: str, p: int, turn: Turn, expected: int | None) -> None:
         """Refill after a turn: check the count, add the tiles, empty the bag."""
-        if turn.draw is not None:
-            got = len(turn.draw)
+        draw = turn.draw
+        if draw is not None and len(draw) > RACK_SIZE and self._too_many(draw, RACK_SIZE, n, f"{base}/draw",
+                                                                         f"{self._name(p)} draws"):
+            draw = None  # not read: as a draw not recorded
+        if draw is not None:
+            got = len(draw)
             if expected is not None and got != expected:
                 self._find("draw-count", n, f"{base}/draw",
                            f"{self._name(p)} draws {count(got, 'tile')}; with {self.bag} in the bag "
@@ -594,7 +640,7 @@ class Game:
             seen = self.seen
             peaks = self.peak
             bag_tiles = self.bag_tiles
-            for j, t in enumerate(turn.draw):
+            for j, t in enumerate(draw):
                 if bag_tiles is not None:
                     if bag_tiles[t]:
                         bag_tiles[t] -= 1  # from the known bag to the rack: still in sight
@@ -609,7 +655,7 @@ class Game:
                 for peak in peaks:  # as _raise_peaks, inline: this is the replay's busiest loop
                     if copies > peak[t]:
                         peak[t] = copies
-            self.known[p].extend(turn.draw)
+            self.known[p].extend(draw)
         elif expected is None:
             self._forget(p)
             self._forget_bag()
@@ -634,6 +680,16 @@ class Game:
         meaningful, but its claimed score is not compared with that count.
         """
         tiles = turn.tiles
+        if tiles is not None and len(tiles) > RACK_SIZE and self._too_many(tiles, RACK_SIZE, n, f"{base}/tiles",
+                                                                           f"{self._name(p)} places"):
+            tiles = None  # not read: as on a score-sheet turn, where the tiles are not known
+        if tiles is not None and len(self.cells) + len(tiles) > TILE_COUNT:
+            # only illegal moves get there; a board growing without bound would cost every state and walk
+            if self.board_known:
+                self._find("too-many-tiles", n, f"{base}/tiles",
+                           f"{self._name(p)}'s tiles would make {len(self.cells) + len(tiles)} on the board, more than "
+                           f"the game's {TILE_COUNT}: not put down, and placements are no longer checked")
+            tiles = None
         if tiles is None:  # a score-sheet turn: the board and bag are no longer known
             self.board_known = False
             self.bag = None
@@ -664,8 +720,14 @@ class Game:
         if self.board_known:
             judgement = judge_placed(cells, tiles, keys, self.rules) if fresh else None
             if judgement is None:  # illegal (or on taken cells): judged again, for the reasons
-                before = {k: t for k, t in cells.items() if k not in keys} if fresh else cells
-                judgement = judge(before, tiles, self.rules)
+                if fresh:  # on the board as it was (the tiles lifted, not the board copied: that costs n a turn)
+                    for k in keys:
+                        del cells[k]
+                try:
+                    judgement = explain(cells, tiles, self.rules)
+                finally:
+                    if fresh:
+                        cells.update(zip(keys, placed))
                 for v in judgement.violations:
                     self._find(v.code, n, f"{base}/tiles" if v.index is None else f"{base}/tiles/{v.index}",
                                v.message)
@@ -689,6 +751,12 @@ class Game:
         return judgement, bonus, None if points is None else points + bonus
 
     def _exchange(self, n: int, base: str, p: int, turn: Turn) -> None:
+        exchanged = turn.exchanged
+        if exchanged is not None and len(exchanged) > RACK_SIZE and self._too_many(exchanged, RACK_SIZE, n, f"{base}/tiles",
+                                                                                f"{self._name(p)} exchanges"):
+            self._forget(p)  # not read: the rack and the bag are no longer known
+            self._forget_bag()
+            return
         k = turn.exchange_size
         if turn.exchanged is not None and turn.count is not None and turn.count != len(turn.exchanged):
             self._find("exchange-count", n, f"{base}/count",
@@ -927,7 +995,7 @@ class History:
         if turn is None:
             return None, "unknown"
         p = turn.player
-        if turn.rack is not None:
+        if turn.rack is not None and len(turn.rack) <= RACK_SIZE:  # (a longer one is not read: too-many-tiles)
             return list(turn.rack), "recorded"
         state = self.before(index)
         racks = state.racks
@@ -977,7 +1045,7 @@ def replay(record: Record, turns: Sequence[Turn | None] | None = None, positions
         results.append(TurnResult(i, turn, points, _qwirkles(judgement, turn, known), tuple(game.totals),
                                   tuple(game.findings[before:]), state, judgement, bonus, known))
     game.finish(record)
-    return History(record, initial, tuple(results), tuple(game.findings), played, states if positions else None)
+    return History(record, initial, tuple(results), tuple(game.all_findings()), played, states if positions else None)
 
 
 def check(record: Record, turns: Sequence[Turn | None] | None = None) -> list[Finding]:
@@ -988,8 +1056,8 @@ def check(record: Record, turns: Sequence[Turn | None] | None = None) -> list[Fi
     for i, turn in enumerate(record.turns if turns is None else turns):
         step(i, turn)
     game.finish(record)
-    return game.findings
+    return game.all_findings()
 
 
-__all__ = ["Game", "GameState", "History", "IllegalMoveError", "LeadChange", "TurnResult", "check", "replay",
+__all__ = ["BOARD_UNKNOWN_WHY", "Game", "GameState", "History", "IllegalMoveError", "LeadChange", "TurnResult", "check", "replay",
            "sole_leader"]

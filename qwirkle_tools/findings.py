@@ -7,6 +7,7 @@ generated from it and a test keeps the two in step.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
@@ -80,6 +81,9 @@ CODES: dict[str, tuple[Severity, str]] = {
     "line-mixed": ("error", "A line shares neither one colour nor one shape."),
     "duplicate-in-line": ("error", "A line holds the same tile twice."),
     "line-too-long": ("error", "A line is longer than 6 tiles."),
+    "too-many-tiles": ("error", "A list of tiles (a setup's board or bag, a rack, a turn's tiles or draw) is longer "
+                                "than the format allows (108, or 6), or a turn would put more than 108 tiles on the "
+                                "board: the replay does not read it, and what it would tell is then unknown."),
     # tiles and racks
     "tile-overused": ("error", "More than 3 copies of a tile are on the board, in known racks and in a listed bag."),
     "not-in-bag": ("error", "A tile drawn is not in the bag the setup lists (while every draw since is recorded)."),
@@ -101,9 +105,35 @@ CODES: dict[str, tuple[Severity, str]] = {
     "bad-end": ("error", "The result's end (out, blocked, unfinished) contradicts the replay."),
     "after-end": ("error", "A turn recorded after the game ended: a player went out, or no tile left fits anywhere."),
     # the checker
+    "too-many-findings": ("warning", "The record has more findings than are listed (see Limits): the first are "
+                                     "listed, then this note with the number left out."),
     "internal": ("error", "The check itself failed on this record on a Dask worker (a bug: please report it); "
                           "the message names the exception."),
 }
+
+
+MAX_FINDINGS = 1_000
+"""The most findings listed for one record, a last note included (a broken
+record of 10,000 turns could have hundreds of thousands): the replay and the
+schema check end with a ``too-many-findings`` note of how many more there
+were; the readers of hand-written text stop reading there (:data:`STOPPED`)."""
+
+
+def capped(findings: list[Finding], more: int = 0) -> list[Finding]:
+    """``findings`` cut to :data:`MAX_FINDINGS`, with a note of how many were
+    left out (``more``: those not even kept by whoever made them). The one
+    place a record's findings are capped: the replay, the schema check and
+    the readers of hand-written text all end here."""
+    notes = [f for f in findings if f.code == "too-many-findings"]
+    if notes:  # capped before (the replay's, then with the schema's): count what each note left out
+        more += sum(int(f.message.split(" ", 1)[0].replace(",", "")) for f in notes)
+        findings = [f for f in findings if f.code != "too-many-findings"]
+    if len(findings) <= MAX_FINDINGS and not more:
+        return findings
+    kept = MAX_FINDINGS - 1  # and the note: MAX_FINDINGS in all
+    left = len(findings) - kept + more
+    return [*findings[:kept],
+            make("too-many-findings", None, "", f"{left:,} more findings not listed (at most {MAX_FINDINGS:,} a record)")]
 
 
 MAX_MESSAGE = 300
@@ -163,13 +193,66 @@ def excerpt(text: str, column: int) -> str:
         Players: Ana\\x07, Ben
                     ^
     """
-    head = text[: max(0, column - 1)]
-    shown = one_line(text)
-    at = min(len(one_line(head)), len(shown))
-    if len(shown) > EXCERPT_WIDTH:
-        start = max(0, min(at - EXCERPT_WIDTH // 2, len(shown) - EXCERPT_WIDTH))
-        head = "..." if start else ""
+    at = max(0, min(column - 1, len(text)))
+    head = tail = ""
+    if len(text) > EXCERPT_WIDTH:  # cut before the characters are looked at: a line may be megabytes long
+        start = max(0, min(at - EXCERPT_WIDTH // 2, len(text) - EXCERPT_WIDTH))
         end = start + EXCERPT_WIDTH
-        shown = head + shown[start:end] + ("..." if end < len(shown) else "")
-        at = at - start + len(head)
-    return f"{shown}\n{' ' * at}^"
+        head, tail = ("..." if start else ""), ("..." if end < len(text) else "")
+        text = text[start:end]
+        at -= start
+    # a character that is not printable shows as its escape, and the caret moves along with it
+    return f"{head}{one_line(text)}{tail}\n{' ' * (len(head) + len(one_line(text[:at])))}^"
+
+
+# -- hand-written text: its lines, and a bound on its mistakes ---------------------------
+
+LINE_END = re.compile(r"\r\n|\r|\n")
+"""Where a line of hand-written text ends: LF, CRLF or a lone CR, in any mix
+(old Mac editors end lines with a CR; a stray one ends a line for any editor)."""
+_BLANK = re.compile(r"\s*")  # one class: no regex stack a line
+
+
+def text_lines(text: str) -> Iterator[tuple[int, str]]:
+    """The lines of ``text`` that hold more than white space, each with its
+    number (1-based, lines ending as :data:`LINE_END` says). A run of blank
+    lines is skipped at once, not looked at line by line.
+
+        >>> list(text_lines("a\\r\\n \\r\\rb"))
+        [(1, 'a'), (4, 'b')]
+    """
+    number, pos, n = 1, 0, len(text)  # pos: where line ``number`` starts
+    while True:
+        blank = _BLANK.match(text, pos).end()  # type: ignore[union-attr]  # (matches always)
+        if blank >= n:
+            return
+        if blank > pos:  # to the start of the line that holds text
+            start = max(text.rfind("\n", pos, blank), text.rfind("\r", pos, blank)) + 1
+            if start > pos:
+                number += line_ends(text, pos, start)
+                pos = start
+        end = LINE_END.search(text, blank)
+        yield number, text[pos:n if end is None else end.start()]
+        if end is None:
+            return
+        pos = end.end()
+        number += 1
+
+
+def line_ends(text: str, start: int, end: int) -> int:
+    """How many lines end in ``text[start:end]`` (a CRLF is one end)."""
+    return text.count("\n", start, end) + text.count("\r", start, end) - text.count("\r\n", start, end)
+
+
+def line_and_column(text: str) -> tuple[int, int]:
+    """The line and column (1-based, lines as :func:`text_lines` counts them)
+    of the character that follows ``text``.
+
+        >>> line_and_column("Players: Ana\\r1. A"), line_and_column("")
+        ((2, 5), (1, 1))
+    """
+    start = max(text.rfind("\n"), text.rfind("\r")) + 1
+    return line_ends(text, 0, len(text)) + 1, len(text) - start + 1
+
+
+STOPPED = f"{MAX_FINDINGS:,} findings, the most a record lists: the rest of the file is not read (fix these first)"

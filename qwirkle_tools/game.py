@@ -164,8 +164,7 @@ class SeatView:
     def record(self) -> Record:
         """The game so far as the seat may know it, in the record format (no result)."""
         names = self.names or tuple(f"Player {p + 1}" for p in range(len(self.rack_sizes)))
-        return Record(tuple(Player(n) for n in names), self.turns, self.rules, self.setup,
-                      has_rules=self.rules != DEFAULT_RULES)
+        return Record(tuple(Player(n) for n in names), self.turns, self.rules, self.setup)
 
     @classmethod
     def from_record(cls, record: Record, seat: int, rack: Sequence[int]) -> SeatView:
@@ -262,6 +261,7 @@ class Game:
         self._undo: list[_Undo] = []
         self._setup = setup
         self._meta = dict(meta or {})
+        self._named_rules: tuple[str, ...] | None = None  # a recorded game's rules object, written back as it was
         self._end: _End = "unknown"  # worked out when asked
 
     # -- making a game ----------------------------------------------------------
@@ -323,6 +323,7 @@ class Game:
         board = [Placement(TILES[t], *key_cell(k)) for k, t in state.board.cells.items()]
         game = cls(record.names, [list(r or ()) for r in racks], bag, to_move, record.rules, seed, board,
                    state.scores, record.turns, record.setup, dict(record.meta))
+        game._named_rules = record.named_rules
         if state.ended is not None:
             game._end = "out" if state.ended == "out" else "blocked"
         return game
@@ -515,8 +516,7 @@ class Game:
         return Record(
             players=tuple(Player(name) for name in self.names), turns=self.turns, rules=self.rules,
             setup=self._setup, result=Result(self.scores, outcome or "unfinished"),
-            meta={**self._meta, **(meta or {})},
-            has_rules=self.rules != DEFAULT_RULES,
+            meta={**self._meta, **(meta or {})}, named_rules=self._named_rules,
         )
 
     # -- checking a move --------------------------------------------------------

@@ -118,38 +118,62 @@ def points(length: int, bonus: int) -> int:
     return length + bonus if length == LINE_MAX else length
 
 
+REACH = LINE_MAX + 1
+"""How far :func:`walk` goes each way from its cell: past 6 tiles a line is
+too long, whatever lies beyond, so no walk needs to go further (a board left
+with a row of 60,000 tiles by illegal moves must not cost 60,000 steps a tile)."""
+
+
 def walk(cells: Mapping[int, int], key: int, step: int,
-         new: Mapping[int, int] | None = None) -> tuple[int, list[int]]:
+         new: Mapping[int, int] | None = None, reach: int | None = REACH) -> tuple[int, list[int]]:
     """The line through cell ``key`` along ``step`` (:data:`~qwirkle_tools.board.STEP_X`
     for its row, ``STEP_Y`` for its column): its first cell and its tiles in
     order, over the board ``cells`` and the tiles ``new`` being placed.
 
     ``key`` itself must hold a tile (on the board or in ``new``) for the line
     to be the one through it; an empty ``key`` gives no tiles.
+
+    The walk goes at most ``reach`` tiles (:data:`REACH`) beyond ``key`` each
+    way (``None``: to the line's ends), so its cost is bounded: a line of at
+    most :data:`LINE_MAX` tiles comes back whole, and a longer one as a part
+    of it, around ``key``, that is itself longer than :data:`LINE_MAX` (so
+    :func:`fault` says ``line-too-long`` of both). Its first cell is then
+    the part's.
+
+        >>> row = {k: 0 for k in range(0, 1000 * STEP_X, STEP_X)}   # 1,000 tiles in a row
+        >>> start, tiles = walk(row, 500 * STEP_X, STEP_X)
+        >>> start == 493 * STEP_X, len(tiles), fault(tiles)
+        (True, 15, 'line-too-long')
     """
     get = cells.get
+    # the walk stops at these cells (the sentinels lie beyond any board when reach is None)
+    first = key - (reach if reach is not None else _FAR) * step
     if new is None:
         if key not in cells:
             return key, []
         start = key
-        while start - step in cells:
+        while start != first and start - step in cells:
             start -= step
+        end = key + (reach + 1 if reach is not None else _FAR) * step
         tiles: list[int] = []
         k = start
         t = get(k)
         while t is not None:
             tiles.append(t)
             k += step
+            if k == end:
+                break
             t = get(k)
         return start, tiles
     if key not in cells and key not in new:
         return key, []
     start = key
-    while start - step in cells or start - step in new:
+    while start != first and (start - step in cells or start - step in new):
         start -= step
+    end = key + (reach + 1 if reach is not None else _FAR) * step
     tiles = []
     k = start
-    while True:
+    while k != end:
         t = get(k)
         if t is None:
             t = new.get(k)
@@ -157,6 +181,11 @@ def walk(cells: Mapping[int, int], key: int, step: int,
                 return start, tiles
         tiles.append(t)
         k += step
+    return start, tiles
+
+
+_FAR = 1 << 23
+"""More cells than any row or column holds (coordinates lie within +-2^21)."""
 
 
 def lines_through(cells: Mapping[int, int], keys: Iterable[int], length: int) -> list[tuple[int, ...]]:
@@ -175,20 +204,20 @@ def lines_through(cells: Mapping[int, int], keys: Iterable[int], length: int) ->
 def accepts(cells: Mapping[int, int], key: int) -> int:
     """The tiles that fit alone on the empty cell ``key``, as a mask: those
     that leave its row and its column valid (:data:`ALL` on a cell with no
-    neighbour)."""
+    neighbour). Each side is walked only as far as a line can be long."""
     get = cells.get
     m = ALL
     for step in (STEP_X, STEP_Y):
         tiles: list[int] = []
         k = key - step
         t = get(k)
-        while t is not None:
+        while t is not None and len(tiles) < LINE_MAX:
             tiles.append(t)
             k -= step
             t = get(k)
         k = key + step
         t = get(k)
-        while t is not None:
+        while t is not None and len(tiles) < LINE_MAX:
             tiles.append(t)
             k += step
             t = get(k)
@@ -197,5 +226,5 @@ def accepts(cells: Mapping[int, int], key: int) -> int:
     return m
 
 
-__all__ = ["ALL", "FAULTS", "JOIN", "JOIN_OR_SELF", "LINE_MAX", "accepts", "completing_tile", "fault", "joinable",
+__all__ = ["ALL", "FAULTS", "JOIN", "JOIN_OR_SELF", "LINE_MAX", "REACH", "accepts", "completing_tile", "fault", "joinable",
            "lines_through", "mask", "points", "survey", "walk"]

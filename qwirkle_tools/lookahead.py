@@ -40,6 +40,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .errors import QwirkleError
 from .movegen import RawMove, TooManyMoves, best_move, generate_raw
 from .rules import Rules
 
@@ -54,6 +55,51 @@ KEEP = 0.0
 REPLY_LIMIT = 5_000
 """A position (the mover's, or a reply's) with more legal moves than this is not judged: real games
 have at most a few hundred; only pathological boards have more, and would take minutes."""
+
+
+Budget = list[int]
+"""The legal moves a caller still allows to be generated (one mutable count,
+charged as moves are generated: the analysis' budget for a record)."""
+
+
+class BudgetSpent(QwirkleError):
+    """The caller's :data:`Budget` ran out before a judgement was complete."""
+
+
+def _generated(budget: Budget | None, bag_after: int | None, cells: dict[int, int], rack: Sequence[int],
+               rules: Rules) -> int:
+    """The best score ``rack`` makes on ``cells`` (0 for no move), the end
+    bonus counted when the move empties the rack and ``bag_after`` is 0; the
+    moves generated charged to ``budget``, each position at most
+    :data:`REPLY_LIMIT` (and what the budget has left).
+
+    Raises:
+        TooManyMoves: the position has more than :data:`REPLY_LIMIT` moves.
+        BudgetSpent: the budget ran out.
+    """
+    limit = REPLY_LIMIT
+    if budget is not None:
+        if budget[0] <= 0:
+            raise BudgetSpent("the analysis budget is spent")
+        limit = min(limit, budget[0])
+    spent = [0]
+    try:
+        if bag_after == 0:
+            moves = generate_raw(cells, rack, rules, limit=limit)
+            spent[0] = len(moves)
+            best = max((s + rules.end_points(len(rack) - len(t), 0) for s, _, _, t in moves), default=0)
+        else:
+            found = best_move(cells, rack, rules, limit=limit, spent=spent)
+            best = found.score if found is not None else 0
+    except TooManyMoves as many:
+        if budget is not None:
+            budget[0] -= many.found
+        if many.limit < REPLY_LIMIT:
+            raise BudgetSpent("the analysis budget is spent") from None
+        raise
+    if budget is not None:
+        budget[0] -= spent[0]
+    return best
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,24 +155,20 @@ def sample_racks(pool: Sequence[int], size: int, samples: int, seed: int) -> lis
 
 
 def expected_reply(cells: dict[int, int], racks: Sequence[tuple[tuple[int, ...], int]], bag_after: int | None,
-                   rules: Rules, cap: float = math.inf) -> float | None:
+                   rules: Rules, cap: float = math.inf, budget: Budget | None = None) -> float | None:
     """The mean over ``racks`` (weighted by their counts) of the best score
     each makes on ``cells``; the end bonus counted when the reply empties the
     rack and ``bag_after`` is 0. ``None`` as soon as the weighted sum of the
     replies reaches ``cap`` times the total weight (replies are never
-    negative, so the mean is then at least ``cap``)."""
+    negative, so the mean is then at least ``cap``). Each reply position's
+    moves are charged to ``budget`` (see :class:`BudgetSpent`)."""
     total = 0
     n = sum(weight for _, weight in racks)
     stop = cap * n
     for rack, weight in racks:
         if not rack:
             continue
-        if bag_after == 0:
-            moves = generate_raw(cells, rack, rules, limit=REPLY_LIMIT)
-            best = max((s + rules.end_points(len(rack) - len(t), 0) for s, _, _, t in moves), default=0)
-        else:
-            found = best_move(cells, rack, rules, limit=REPLY_LIMIT)
-            best = found.score if found is not None else 0
+        best = _generated(budget, bag_after, cells, rack, rules)
         total += best * weight
         if total >= stop:
             return None
@@ -135,7 +177,7 @@ def expected_reply(cells: dict[int, int], racks: Sequence[tuple[tuple[int, ...],
 
 def judge(cells: dict[int, int], moves: Sequence[RawMove], rack: Sequence[int], pool: Sequence[int], reply_rack: int,
           bag: int | None, rules: Rules, seed: int, settings: Settings = DEFAULT,
-          played: RawMove | None | bool = False) -> tuple[list[Judged], Judged | None]:
+          played: RawMove | None | bool = False, budget: Budget | None = None) -> tuple[list[Judged], Judged | None]:
     """The candidates among ``moves`` (the legal moves for ``rack``, best score
     first) judged, best value first; and the judgement of ``played`` (a
     move, ``None`` for an exchange or pass, ``False``: none), which is among them.
@@ -150,8 +192,13 @@ def judge(cells: dict[int, int], moves: Sequence[RawMove], rack: Sequence[int], 
     judged first, is dropped: the move played keeps a tie (its value lost is
     0 either way). The first listed is the engine's choice.
 
+    ``budget``: the moves generated for every reply position (up to K + 1
+    candidates times S racks) are charged to it, as the moves of the
+    mover's own position are (the analysis' bound for a record).
+
     Raises:
         TooManyMoves: a reply position has more than :data:`REPLY_LIMIT` moves.
+        BudgetSpent: ``budget`` ran out.
     """
     rack_size = len(rack)
 
@@ -163,7 +210,7 @@ def judge(cells: dict[int, int], moves: Sequence[RawMove], rack: Sequence[int], 
 
     def one(move: RawMove | None, best: float = -math.inf) -> Judged | None:
         if move is None:
-            reply = expected_reply(cells, racks, bag, rules)
+            reply = expected_reply(cells, racks, bag, rules, budget=budget)
             assert reply is not None
             return Judged(None, 0, reply)
         score = total(move)
@@ -178,11 +225,10 @@ def judge(cells: dict[int, int], moves: Sequence[RawMove], rack: Sequence[int], 
             left = list(rack)
             for t in move[3]:
                 left.remove(t)
-            follow = best_move(after, left, rules, limit=REPLY_LIMIT) if left else None
-            kept = settings.keep * (follow.score if follow is not None else 0)
+            kept = settings.keep * (_generated(budget, None, after, left, rules) if left else 0)
         if score + kept <= best:
             return None
-        reply = expected_reply(after, racks, bag_after, rules, score + kept - best)
+        reply = expected_reply(after, racks, bag_after, rules, score + kept - best, budget)
         return None if reply is None else Judged(move, score, reply, kept)
 
     judged: list[Judged] = []
@@ -229,5 +275,6 @@ def choose(cells: dict[int, int], rack: Sequence[int], pool: Sequence[int], repl
     return ranked[0].move
 
 
-__all__ = ["CANDIDATES", "DEFAULT", "MARGIN", "REPLY_LIMIT", "SAMPLES", "Judged", "Settings", "choose",
+__all__ = ["CANDIDATES", "DEFAULT", "MARGIN", "REPLY_LIMIT", "SAMPLES", "Budget", "BudgetSpent", "Judged", "Settings",
+           "choose",
            "expected_reply", "judge", "sample_racks"]

@@ -127,9 +127,15 @@ def best_move(
     rules: Rules = DEFAULT_RULES,
     largest_first: bool = False,
     limit: int | None = None,
+    spent: list[int] | None = None,
 ) -> Move | None:
-    """``generate(...)[0]``, or ``None`` when there is no move, without building every move."""
+    """``generate(...)[0]``, or ``None`` when there is no move, without building every move.
+
+    ``spent``: the moves generated to find it are added to ``spent[0]`` (for
+    a caller that bounds its work by the moves generated)."""
     table = _table(board, rack, rules, largest_first, False, limit)
+    if spent is not None:
+        spent[0] += len(table)
     if not table:
         return None
     score, qwirkles, keys, tiles = table[min(table)]
@@ -361,7 +367,7 @@ def _runs(cells: Mapping[int, int], step: int, starts: Iterable[int]) -> tuple[d
     for k in starts:
         if k - step in cells:
             continue
-        _, tiles = walk(cells, k, step)
+        _, tiles = walk(cells, k, step, reach=None)  # the whole run, for the cell after it (each run walked once)
         n = len(tiles)
         joins, held = survey(tiles)
         run = (max(joins, 0), held, n)

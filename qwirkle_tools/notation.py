@@ -22,28 +22,29 @@ The reader is a small hand-written parser: each line is split into tokens
 (words, JSON strings, ``{comments}``) that keep their column, and each kind
 of line is read by its own function. A mistake is a ``qgn`` finding with
 the line, the column and a caret under the place; the rest of the file is
-still read (a turn that cannot be read is kept as a stand-in, so that the
-turns after it keep their numbers). This module decides nothing about
-legality: that is the replay's.
+still read, up to the limits (see :func:`parse_qgn`); a turn that cannot be
+read is kept as a stand-in, so that the turns after it keep their numbers.
+This module decides nothing about legality: that is the replay's.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from itertools import chain
 from typing import NamedTuple
 
 from .board import Placement
-from .findings import Finding, excerpt, make
+from .findings import MAX_FINDINGS, STOPPED, Finding, excerpt, make, text_lines
 from .jsontext import JSON, parse_json
 from .record import Parsed, Record, Turn, placement_data
-from .rules import DEFAULT_RULES
+from .rules import RULE_KEYS
 from .safetext import json_text
-from .tiles import BY_TEXT, Tile, format_tiles
+from .schema import MAX_PLAYERS, MAX_TURNS, PAST_MAX_TURNS
+from .tiles import BY_TEXT, RACK_SIZE, TILE_COUNT, Tile, format_tiles
 
 SUFFIX = ".qgn"
 
-RULE_KEYS = ("lone_tile_score", "qwirkle_bonus", "end_bonus")
 ENDS = ("out", "blocked", "unfinished")
 RESERVED = ("players", "rules", "result", "setup-board", "setup-bag", "setup-racks", "setup-scores")
 """Header names that are not ``meta`` (compared in lower case)."""
@@ -54,6 +55,7 @@ _TURN_START = re.compile(r"\s*([0-9]+)\.")
 _INT = re.compile(r"-?[0-9]+")
 _DIGITS = re.compile(r"[0-9]+")
 _SPACE = re.compile(r"\s*")
+_BLANKS = re.compile(r"[ \t]*")
 _WORD = re.compile(r'[^\s"{]+')
 _SCORES = re.compile(r"[0-9]+(?:-[0-9]+)*")
 MAX_DIGITS = 15
@@ -126,16 +128,16 @@ def _quoted(line: str, i: int) -> tuple[str, int]:
     return value, end
 
 
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+_COMMENT_BODY = re.compile(r"[^\\}]*(?:\\.[^\\}]*)*", re.S)
+_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.?)", re.S)
+
+
 def _string_end(line: str, i: int) -> int:
-    j = i + 1
-    while j < len(line):
-        if line[j] == "\\":
-            j += 2
-        elif line[j] == '"':
-            return j + 1
-        else:
-            j += 1
-    raise _Mistake(i + 1, "a quoted text with no closing \"")
+    m = _STRING.match(line, i)  # one pass of the regex engine: a quoted text may be megabytes long
+    if m is None:
+        raise _Mistake(i + 1, "a quoted text with no closing \"")
+    return m.end()
 
 
 _ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "\\": "\\", "{": "{", "}": "}"}
@@ -143,33 +145,30 @@ _ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "\\": "\\", "{": "{", "}": "}"}
 
 def _comment(line: str, i: int) -> tuple[str, int]:
     """A ``{comment}`` starting at ``i``: its text and the index after it.
-    Spaces at either end are not part of the text unless escaped."""
-    out: list[tuple[str, bool]] = []  # each character, and whether it was escaped
-    j = i + 1
-    while j < len(line):
-        c = line[j]
-        if c == "}":
-            while out and not out[0][1] and out[0][0].isspace():
-                out.pop(0)
-            while out and not out[-1][1] and out[-1][0].isspace():
-                out.pop()
-            return "".join(c for c, _ in out), j + 1
-        if c != "\\":
-            out.append((c, False))
-            j += 1
-            continue
-        e = line[j + 1:j + 2]
-        width = {"u": 4, "U": 8}.get(e, 0)
-        digits = line[j + 2:j + 2 + width]
+    Spaces at either end are not part of the text unless escaped.
+
+    Linear in the comment's length: the body is found in one match, trimmed
+    as written (an escape never starts or ends in a space), then its escapes
+    are replaced in one pass."""
+    end = _COMMENT_BODY.match(line, i + 1).end()  # type: ignore[union-attr]  # (matches always)
+    body = line[i + 1:end]
+    start = i + 1 + len(body) - len(body.lstrip())
+    body = body.strip()
+
+    def unescaped(m: re.Match[str]) -> str:
+        e = m.group(1)
         if e in _ESCAPES:
-            out.append((_ESCAPES[e], True))
-        elif width and re.fullmatch(r"[0-9a-fA-F]+", digits) and len(digits) == width and \
-                int(digits, 16) < 0x110000 and not 0xD800 <= int(digits, 16) < 0xE000:
-            out.append((chr(int(digits, 16)), True))
-        else:
-            raise _Mistake(j + 1, "unknown escape in a comment (write \\\\, \\}, \\n, \\t or \\uXXXX)")
-        j += 2 + width
-    raise _Mistake(i + 1, "a comment with no closing }")
+            return _ESCAPES[e]
+        if len(e) > 1 and not 0xD800 <= int(e[1:], 16) < 0xE000 and int(e[1:], 16) < 0x110000:
+            return chr(int(e[1:], 16))
+        raise _Mistake(start + m.start() + 1, "unknown escape in a comment (write \\\\, \\}, \\n, \\t or \\uXXXX)")
+
+    text = _ESCAPE.sub(unescaped, body) if "\\" in body else body
+    if end < len(line) and line[end] == "\\":  # a lone \ at the end of the line
+        raise _Mistake(end + 1, "unknown escape in a comment (write \\\\, \\}, \\n, \\t or \\uXXXX)")
+    if end >= len(line):
+        raise _Mistake(i + 1, "a comment with no closing }")
+    return text, end + 1
 
 
 # -- reading -------------------------------------------------------------------
@@ -178,11 +177,17 @@ def parse_qgn(text: str) -> Parsed:
     """A game's record data from its notation, and every mistake in it.
 
     Never raises: each line that cannot be read is a ``qgn`` finding, and
-    the rest of the text is still read.
+    the rest of the text is still read. Lines end in LF, CRLF or a lone CR.
+    The cost is bounded by the format's limits, not the text's size: the
+    reading stops at the turn past :data:`~qwirkle_tools.schema.MAX_TURNS`
+    and after :data:`~qwirkle_tools.findings.MAX_FINDINGS` mistakes, each
+    time with one finding that says so; a list longer than the format
+    allows (tiles, racks, players, scores) is one mistake, and is not built.
     """
     reader = _Reader()
-    for number, line in enumerate(text.split("\n"), 1):
-        reader.read_line(number, line.removesuffix("\r"))
+    for number, line in text_lines(text):
+        if not reader.read_line(number, line):
+            break
     return reader.parsed()
 
 
@@ -196,10 +201,12 @@ class _Reader:
         self.turns: list[dict[str, JSON]] = []
         self.broken: set[int] = set()
         self.findings: list[Finding] = []
+        self.stopped = False
         self.seen: set[str] = set()
         self.names: list[str] | None = None
+        self.seats: dict[str, list[int]] = {}  # each name, and the seats of that name ...
+        self.folded: dict[str, list[int]] = {}  # ... and of that name in any case: a lookup a turn
         self.result: dict[str, JSON] | None = None
-        self.warned_players = False
 
     def parsed(self) -> Parsed:
         data = self.data
@@ -217,19 +224,30 @@ class _Reader:
         return Parsed(data, tuple(self.findings), frozenset(self.broken))
 
     def mistake(self, number: int, line: str, column: int, message: str, pointer: str = "") -> None:
+        if self.stopped:  # (the line that reached the cap may hold a second mistake)
+            return
         self.findings.append(make("qgn", None, pointer, f"line {number}, column {column}: {message}",
                                   excerpt(line, column)))
+        if len(self.findings) == MAX_FINDINGS - 1:  # the note is the last of the record's MAX_FINDINGS
+            self.stop(number, line, column, STOPPED)
 
-    def read_line(self, number: int, line: str) -> None:
-        if not line.strip():
-            return
+    def stop(self, number: int, line: str, column: int, message: str, pointer: str = "") -> None:
+        """The reading ends here: one last finding says why."""
+        if not self.stopped:
+            self.stopped = True
+            self.findings.append(make("qgn", None, pointer, f"line {number}, column {column}: {message}",
+                                      excerpt(line, column)))
+
+    def read_line(self, number: int, line: str) -> bool:
+        """Reads a line that holds more than white space; whether to go on."""
         if _TURN_START.match(line):
             self.read_turn(number, line)
-            return
-        try:
-            self.read_header(line)
-        except _Mistake as m:
-            self.mistake(number, line, m.column, m.message)
+        else:
+            try:
+                self.read_header(line)
+            except _Mistake as m:
+                self.mistake(number, line, m.column, m.message)
+        return not self.stopped
 
     # -- headers
 
@@ -245,29 +263,28 @@ class _Reader:
                                           "'Event: Club night'")
             end = m.end()
             key = name = m.group().lower()
-        colon = end
-        while colon < len(line) and line[colon] in " \t":
-            colon += 1
+        colon = _BLANKS.match(line, end).end()  # type: ignore[union-attr]  # (matches always)
         if colon >= len(line) or line[colon] != ":":
             raise _Mistake(colon + 1, f"expected ':' after the header name {key!r} (or a turn like '12. Ana rc@0,0 4')")
         value_at = colon + 1
         value = line[value_at:].strip()
-        column = value_at + 1 + (len(line[value_at:]) - len(line[value_at:].lstrip()))
-        seen = name if name in RESERVED else f"meta:{key}"
-        if seen in self.seen:
+        column = _SPACE.match(line, value_at).end() + 1  # type: ignore[union-attr]
+        if (name in self.seen) if name in RESERVED else (key in self.meta):
             raise _Mistake(start + 1, f"a second {key!r} header (each header is given once)")
-        self.seen.add(seen)
+        if name in RESERVED:
+            self.seen.add(name)
         if name == "players":
-            self.data["players"] = [{"name": n} for n in self.read_names(line, value_at)]
-            self.names = [p["name"] for p in self.data["players"]]
+            self.read_players(line, value_at)
         elif name == "rules":
             self.data["rules"] = self.read_rules(line, value_at)
         elif name == "result":
             self.result = self.read_result(line, value_at)
         elif name == "setup-board":
-            self.setup["board"] = [placement_data(_placement(t)) for t in tokens(line, value_at)]
+            self.setup["board"] = [placement_data(_placement(t))
+                                   for t in _at_most(tokens(line, value_at), TILE_COUNT, "tiles on the board")]
         elif name == "setup-bag":
-            self.setup["bag"] = self.read_tiles_or_count(list(tokens(line, value_at)), 108, column)
+            self.setup["bag"] = self.read_tiles_or_count(
+                _at_most(tokens(line, value_at), TILE_COUNT, "tiles in the bag"), TILE_COUNT, column)
         elif name == "setup-racks":
             self.setup["racks"] = self.read_racks(line, value_at)
         elif name == "setup-scores":
@@ -275,20 +292,30 @@ class _Reader:
         else:
             self.meta[key] = _meta_value(value)
 
-    def read_names(self, line: str, at: int) -> list[str]:
-        names: list[str] = []  # split on commas; a quoted name may hold anything
-        i = at
+    def read_players(self, line: str, at: int) -> None:
+        names: list[str] = []
+        try:
+            self.read_names(line, at, names)
+        finally:  # the names read before a mistake are the players, so that the turns naming them are read
+            self.data["players"] = [{"name": n} for n in names]
+            self.names = names
+            for seat, n in enumerate(names):
+                self.seats.setdefault(n, []).append(seat)
+                self.folded.setdefault(n.casefold(), []).append(seat)
+
+    def read_names(self, line: str, at: int, names: list[str]) -> None:
+        i = at  # split on commas; a quoted name may hold anything
         while True:
-            while i < len(line) and line[i].isspace():
-                i += 1
+            i = _SPACE.match(line, i).end()  # type: ignore[union-attr]  # (matches always)
             if i >= len(line):
                 if names:
                     raise _Mistake(i + 1, "expected a player's name after ','")
-                return names
+                return
+            if len(names) == MAX_PLAYERS:
+                raise _Mistake(i + 1, f"more than {MAX_PLAYERS} players")
             if line[i] == '"':
                 name, j = _quoted(line, i)
-                while j < len(line) and line[j].isspace():
-                    j += 1
+                j = _SPACE.match(line, j).end()  # type: ignore[union-attr]
                 if j < len(line) and line[j] != ",":
                     raise _Mistake(j + 1, "expected ',' between two players' names")
             else:
@@ -299,7 +326,7 @@ class _Reader:
                     raise _Mistake(i + 1, "expected a player's name before ','")
             names.append(name)
             if j >= len(line):
-                return names
+                return
             i = j + 1
 
     def read_rules(self, line: str, at: int) -> dict[str, JSON]:
@@ -336,11 +363,13 @@ class _Reader:
     def read_racks(self, line: str, at: int) -> list[JSON]:
         racks: list[JSON] = []
         group: list[Token] = []
-        for t in [*tokens(line, at), Token("|", len(line) + 1)]:
+        for t in chain(_racks_of(tokens(line, at), RACK_SIZE), [Token("|", len(line) + 1)]):
             if t.kind == "word" and t.text == "|":
                 if not group:
                     raise _Mistake(t.column, "expected a rack (tiles, a size, or - for an empty rack) before '|'")
-                racks.append(self.read_tiles_or_count(group, 6, t.column))
+                if len(racks) == MAX_PLAYERS:
+                    raise _Mistake(group[0].column, f"more than {MAX_PLAYERS} racks (one a seat)")
+                racks.append(self.read_tiles_or_count(group, RACK_SIZE, t.column))
                 group = []
             else:
                 group.append(t)
@@ -350,12 +379,16 @@ class _Reader:
 
     def read_turn(self, number: int, line: str) -> None:
         index = len(self.turns)
+        if index == MAX_TURNS:
+            at = _SPACE.match(line).end() + 1  # type: ignore[union-attr]  # (matches always)
+            self.stop(number, line, at, PAST_MAX_TURNS, "/turns")
+            return
         turn: dict[str, JSON] = {"player": 0, "action": "pass"}  # the stand-in, until the line is read
         self.turns.append(turn)
         pointer = f"/turns/{index}"
         try:
-            parts = list(tokens(line))
-            head = parts[0]
+            read = _TurnReader(tokens(line), line)
+            head = read.next()
             written = int(head.text[:-1]) if head.text.endswith(".") and _DIGITS.fullmatch(head.text[:-1]) and \
                 len(head.text) <= MAX_DIGITS else None
             if written is None:
@@ -364,11 +397,11 @@ class _Reader:
                 self.mistake(number, line, head.column,
                              f"turn {written} is the {_ordinal(index + 1)} turn of the game: write '{index + 1}.'",
                              pointer)
-            if len(parts) < 2:
+            player = read.peek()
+            if player is None:
                 raise _Mistake(head.column + len(head.text), "expected the player (a name or a seat number) "
                                                              "after the turn number")
-            turn["player"] = self.read_player(parts[1])
-            read = _TurnReader(parts, 2, line)
+            turn["player"] = self.read_player(read.next())
             turn.update(read.turn())
         except _Mistake as m:
             self.broken.add(index)
@@ -377,17 +410,15 @@ class _Reader:
     def read_player(self, t: Token) -> int:
         if t.kind == "word" and _DIGITS.fullmatch(t.text):
             seat = _number(t.text, t.column, "a seat number")
-            if not 1 <= seat <= 6:
-                raise _Mistake(t.column, f"seat {seat} does not exist: seats are numbered from 1 to 6")
+            if not 1 <= seat <= MAX_PLAYERS:
+                raise _Mistake(t.column, f"seat {seat} does not exist: seats are numbered from 1 to {MAX_PLAYERS}")
             return seat - 1
         if t.kind == "comment":
             raise _Mistake(t.column, "expected the player (a name or a seat number), got a {comment}")
         if self.names is None:
             raise _Mistake(t.column, "a player's name before the 'Players:' line (name the players first, "
                                      "or write the seat number)")
-        found = [i for i, n in enumerate(self.names) if n == t.text]
-        if not found:
-            found = [i for i, n in enumerate(self.names) if n.casefold() == t.text.casefold()]
+        found = self.seats.get(t.text) or self.folded.get(t.text.casefold(), [])
         if len(found) == 1:
             return found[0]
         if found:
@@ -396,25 +427,28 @@ class _Reader:
 
 
 class _TurnReader:
-    """Reads the move, the score and the notes of a turn line, from token ``i``."""
+    """Reads the move, the score and the notes of a turn line, a token at a
+    time (a line of a million tiles is never a list of them)."""
 
-    def __init__(self, parts: list[Token], i: int, line: str) -> None:
+    def __init__(self, parts: Iterator[Token], line: str) -> None:
         self.parts = parts
-        self.i = i
+        self.ahead = next(parts, None)
         self.end = len(line) + 1
 
     def peek(self) -> Token | None:
-        return self.parts[self.i] if self.i < len(self.parts) else None
+        return self.ahead
 
     def next(self) -> Token:
-        t = self.parts[self.i]
-        self.i += 1
+        t = self.ahead
+        if t is None:
+            raise _Mistake(self.end, "expected more on the line")  # (callers peek first)
+        self.ahead = next(self.parts, None)
         return t
 
     def integer(self) -> int | None:
         t = self.peek()
         if t is not None and t.kind == "word" and _DIGITS.fullmatch(t.text):
-            self.i += 1
+            self.next()
             return _number(t.text, t.column, "a number")
         return None
 
@@ -426,29 +460,27 @@ class _TurnReader:
         turn: dict[str, JSON] = {}
         word = t.text if t.kind == "word" else ""
         if word == "-":
-            self.i += 1
+            self.next()
             turn["action"] = "place"
         elif word == "exchange":
-            self.i += 1
+            self.next()
             turn["action"] = "exchange"
             t = self.peek()
             if t is not None and t.kind == "word" and t.text == "-":  # tiles and count not recorded
-                self.i += 1
+                self.next()
                 count = None
             else:
                 count = self.integer()
-            tiles = self.tiles()
+            tiles = self.tiles("tiles exchanged")
             if tiles:
                 turn["tiles"] = tiles
             if count is not None:
                 turn["count"] = count
         elif word == "pass":
-            self.i += 1
+            self.next()
             turn["action"] = "pass"
         elif "@" in word:
-            placed = []
-            while (t := self.peek()) is not None and t.kind == "word" and "@" in t.text:
-                placed.append(placement_data(_placement(self.next())))
+            placed = [placement_data(_placement(t)) for t in self.run(_is_placement, "tiles placed in one turn")]
             turn["action"] = "place"
             turn["tiles"] = placed
         else:
@@ -459,25 +491,65 @@ class _TurnReader:
             turn["score"] = score
         while (t := self.peek()) is not None:
             if t.kind == "comment" and "comment" not in turn:
-                self.i += 1
+                self.next()
                 turn["comment"] = t.text
             elif t.kind == "word" and t.text in ("rack", "draw") and t.text not in turn:
-                self.i += 1
-                turn[t.text] = self.tiles()
+                self.next()
+                turn[t.text] = self.tiles("tiles in a rack" if t.text == "rack" else "tiles drawn")
             else:
                 expected = "the score, then 'rack', 'draw' or a {comment}" if score is None and \
                     not ({"rack", "draw", "comment"} & turn.keys()) else "'rack', 'draw' or a {comment}"
+                if t.kind == "comment":
+                    raise _Mistake(t.column, "a second {comment} on the turn: a turn holds one (join the two)")
                 if t.kind == "word" and t.text in ("rack", "draw", "comment"):
                     expected = f"one {t.text!r} on a turn"
                 raise _Mistake(t.column, f"expected {expected}, got {t.shown()}")
         return turn
 
-    def tiles(self) -> list[JSON]:
-        out: list[JSON] = []
-        while (t := self.peek()) is not None and t.kind == "word" and not _DIGITS.fullmatch(t.text) and \
-                t.text not in ("rack", "draw"):
-            out.append(str(_tile(self.next())))
-        return out
+    def run(self, more: Callable[[Token], bool], what: str, most: int = RACK_SIZE) -> Iterator[Token]:
+        """The tokens from here on that ``more`` accepts, at most ``most``: one
+        more is a mistake there (the rest of a line of a million is not read)."""
+        taken = 0
+        while (t := self.peek()) is not None and more(t):
+            if taken == most:
+                raise _Mistake(t.column, f"more than {most} {what}")
+            taken += 1
+            yield self.next()
+
+    def tiles(self, what: str) -> list[JSON]:
+        return [str(_tile(t)) for t in self.run(_is_tile, what)]
+
+
+def _is_placement(t: Token) -> bool:
+    return t.kind == "word" and "@" in t.text
+
+
+def _is_tile(t: Token) -> bool:
+    return t.kind == "word" and not _DIGITS.fullmatch(t.text) and t.text not in ("rack", "draw")
+
+
+def _at_most(parts: Iterator[Token], most: int, what: str) -> list[Token]:
+    """The tokens of a header's value, at most ``most``: one more is a
+    mistake there (``what`` they are)."""
+    out: list[Token] = []
+    for t in parts:
+        if len(out) == most:
+            raise _Mistake(t.column, f"more than {most} {what}")
+        out.append(t)
+    return out
+
+
+def _racks_of(parts: Iterator[Token], most: int) -> Iterator[Token]:
+    """The tokens of ``Setup-racks``, each rack (between ``|``) at most ``most`` tokens."""
+    size = 0
+    for t in parts:
+        if t.kind == "word" and t.text == "|":
+            size = 0
+        elif size == most:
+            raise _Mistake(t.column, f"more than {most} tiles in a rack")
+        else:
+            size += 1
+        yield t
 
 
 # -- small readers -------------------------------------------------------------
@@ -518,7 +590,10 @@ def _number(text: str, column: int, what: str, most: int | None = None, signed: 
 
 def _scores(text: str, column: int) -> list[JSON]:
     if not _SCORES.fullmatch(text):
-        raise _Mistake(column, f"expected scores like 296-295, got {text!r}")
+        shown = text if len(text) <= 30 else text[:27] + "..."
+        raise _Mistake(column, f"expected scores like 296-295, got {shown!r}")
+    if text.count("-") >= MAX_PLAYERS:
+        raise _Mistake(column, f"more than {MAX_PLAYERS} scores (one a seat)")
     out: list[JSON] = []
     for part in text.split("-"):
         out.append(_number(part, column, "a score"))
@@ -554,8 +629,9 @@ def format_qgn(record: Record) -> str:
     for key, value in record.meta.items():
         lines.append(f"{_key_text(key)}: {_value_text(value)}")
     lines.append("Players: " + ", ".join(_name_text(n) for n in record.names))
-    if record.has_rules or record.rules != DEFAULT_RULES:
-        lines.append("Rules: " + " ".join(f"{k}={getattr(record.rules, k)}" for k in RULE_KEYS))
+    rules = record.rules_data()
+    if rules is not None:  # the switches as the record names them, no more
+        lines.append(f"Rules: {' '.join(f'{k}={v}' for k, v in rules.items())}".rstrip())
     setup = record.setup
     if setup is not None:
         lines.append(f"Setup-board: {' '.join(p.short for p in setup.board)}".rstrip())

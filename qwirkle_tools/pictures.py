@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .board import Board, Placement
+from .engine import BOARD_UNKNOWN_WHY
 from .errors import QwirkleError
 from .safetext import count, one_line
 from .tiles import TILES
@@ -38,7 +39,7 @@ _BOLD_BOX = "\x1b[7m"
 
 
 class BoardUnknown(QwirkleError):
-    """A board the record does not give (an earlier turn's tiles are not recorded)."""
+    """A board the record does not give (:data:`~qwirkle_tools.engine.BOARD_UNKNOWN_WHY`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +72,7 @@ def board_view(history: History, turn: int | None = None, analysis: Analysis | N
         raise BoardUnknown(f"--turn must be 0 to {count}, not {n}")
     state = history.state(n)
     if not state.board_known:
-        raise BoardUnknown(f"the board after turn {n} is not known (an earlier turn's tiles are not recorded)")
+        raise BoardUnknown(f"the board after turn {n} is not known ({BOARD_UNKNOWN_WHY})")
     if n == 0:
         return BoardView(state.board, 0)
     played = history.turns[n - 1]

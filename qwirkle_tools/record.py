@@ -24,7 +24,7 @@ from .board import COORD_LIMIT, Placement, format_move
 from .errors import QwirkleError
 from .findings import Finding
 from .jsontext import JSON, deep_enough, parse_json
-from .rules import DEFAULT_RULES, Rules
+from .rules import DEFAULT_RULES, RULE_KEYS, Rules
 from .safetext import json_text
 from .tiles import BY_NAME, Tile, format_tiles
 
@@ -177,23 +177,36 @@ class Record:
     result: Result | None = None
     meta: Mapping[str, JSON] = field(default_factory=dict)
     extra: Mapping[str, JSON] = field(default_factory=dict)
-    has_rules: bool = False
+    named_rules: tuple[str, ...] | None = None
+    """The switches the record's ``rules`` object names, in the documented
+    order (``None``: the record has no ``rules`` object), so that it is
+    written back as it was written."""
 
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.players)
+
+    @property
+    def has_rules(self) -> bool:
+        return self.named_rules is not None
+
+    def rules_data(self) -> dict[str, JSON] | None:
+        """The ``rules`` object as written: the switches it named, and any
+        other that differs from the default (``None``: no object)."""
+        named = self.named_rules or ()
+        keys = [k for k in RULE_KEYS if k in named or getattr(self.rules, k) != getattr(DEFAULT_RULES, k)]
+        if self.named_rules is None and not keys:
+            return None
+        return {k: getattr(self.rules, k) for k in keys}
 
     def to_data(self) -> dict[str, JSON]:
         """The record as JSON data, keys in the documented order."""
         d: dict[str, JSON] = {"format": FORMAT, "version": VERSION}
         if self.meta:
             d["meta"] = dict(self.meta)
-        if self.has_rules or self.rules != DEFAULT_RULES:
-            d["rules"] = {
-                "lone_tile_score": self.rules.lone_tile_score,
-                "qwirkle_bonus": self.rules.qwirkle_bonus,
-                "end_bonus": self.rules.end_bonus,
-            }
+        rules = self.rules_data()
+        if rules is not None:
+            d["rules"] = rules
         d["players"] = [{"name": p.name, **p.extra} for p in self.players]
         if self.setup is not None:
             d["setup"] = self.setup.to_data()
@@ -382,7 +395,7 @@ def _read_trusted(data: dict[str, JSON]) -> Record:
         result=None if res is None else _result_trusted(res),
         meta=data.get("meta", _EMPTY),
         extra={k: v for k, v in data.items() if k not in _TOP_KEYS},
-        has_rules=rules is not None,
+        named_rules=None if rules is None else tuple(k for k in RULE_KEYS if k in rules),
     )
 
 
@@ -442,7 +455,7 @@ def _read(data: JSON, lenient: bool) -> tuple[Record | None, list[Turn | None]]:
             players.append(Player(p["name"], {k: v for k, v in p.items() if k != "name"}))
         rules_data = data.get("rules", {})
         settings = {}
-        for k in ("lone_tile_score", "qwirkle_bonus", "end_bonus"):
+        for k in RULE_KEYS:
             if isinstance(rules_data, dict) and k in rules_data:
                 try:
                     settings[k] = _int(rules_data[k], f"/rules/{k}", 0, 100)
@@ -487,7 +500,8 @@ def _read(data: JSON, lenient: bool) -> tuple[Record | None, list[Turn | None]]:
         result=result,
         meta=data.get("meta", {}) if isinstance(data.get("meta"), dict) else {},
         extra={k: v for k, v in data.items() if k not in _TOP_KEYS},
-        has_rules="rules" in data,
+        named_rules=tuple(k for k in RULE_KEYS if isinstance(rules_data, dict) and k in rules_data)
+        if "rules" in data else None,
     )
     return record, turns
 

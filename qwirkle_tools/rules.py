@@ -33,6 +33,8 @@ class Rules:
 
 
 DEFAULT_RULES = Rules()
+RULE_KEYS: tuple[str, ...] = ("lone_tile_score", "qwirkle_bonus", "end_bonus")
+"""The switches of :class:`Rules`, in the documented order."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +178,9 @@ def judge(
     n = len(move)
     if not n:
         return Judgement((Violation("empty-move", "a placement with no tiles"),), [], 0, bonus)
+    if n > LINE_MAX:  # never legal (all in one line, which holds 6), and each tile would walk the line
+        return Judgement((Violation("too-many-tiles", f"a move of {n:,} tiles; a line holds at most {LINE_MAX}"),),
+                         [], 0, bonus)
     keys = [p.key for p in move]
     new: dict[int, int] = {k: p.tile for k, p in zip(keys, move)}
     if len(new) == n and cells.keys().isdisjoint(new):
@@ -184,7 +189,21 @@ def judge(
         found = _formed(after, move, keys)
         if found is not None:  # the usual case, a legal move, settled without any message
             return Judgement((), found, 0 if found else rules.lone_tile_score, bonus)
-    new.clear()
+    return explain(cells, move, rules)
+
+
+def explain(board: Board | Mapping[int, int], move: Sequence[Placement], rules: Rules = DEFAULT_RULES) -> Judgement:
+    """:func:`judge` for a move already found to break a rule (by
+    :func:`judge_placed`): the same judgement, without first trying it as a
+    legal move (which copies the board: on a board left with thousands of
+    tiles by illegal moves, a copy per turn would cost the replay n^2)."""
+    cells = board.cells if isinstance(board, Board) else board
+    bonus = rules.qwirkle_bonus
+    n = len(move)
+    if not n or n > LINE_MAX:
+        return judge({}, move, rules)  # (no board needed to say why)
+    keys = [p.key for p in move]
+    new: dict[int, int] = {}
     placed: list[int] = []  # indexes of tiles that were actually put down
     for i, key in enumerate(keys):
         if key not in cells and key not in new:
@@ -404,4 +423,4 @@ def dead(cells: Board | Mapping[int, int], left: Iterable[int]) -> bool:
 
 
 __all__ = ["DEFAULT_RULES", "Judgement", "LineScore", "Rules", "ScoreBreakdown", "Violation", "check", "dead",
-           "judge", "judge_placed", "playable_tile", "score"]
+           "explain", "judge", "judge_placed", "playable_tile", "score"]

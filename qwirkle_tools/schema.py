@@ -13,9 +13,10 @@ import json
 from collections.abc import Callable
 from functools import cache
 from importlib import resources
+from itertools import islice
 from typing import Any
 
-from .findings import MAX_MESSAGE, Finding, make
+from .findings import MAX_FINDINGS, MAX_MESSAGE, Finding, capped, make
 from .jsontext import deep_enough
 from .native import signals_held
 
@@ -75,7 +76,8 @@ def turn_of(path: Any) -> int | None:
     return None
 
 
-def _message(error: Any) -> str:
+def _message(error: Any, length: int | None = None) -> str:
+    """``error`` in words; ``length``: the real length of a list cut for checking (see :func:`_cut`)."""
     v = error.validator
     inst = error.instance
     if v == "enum" and error.schema.get("description", "").startswith("A tile"):
@@ -95,7 +97,7 @@ def _message(error: Any) -> str:
         wanted = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
         text = f"expected {' or '.join(_TYPE_WORDS.get(str(w), str(w)) for w in wanted)}, got {_short(inst)}"
     elif v in ("maxItems", "minItems") and isinstance(inst, list):
-        text = f"{_count(len(inst), error.path)}; {_BOUND[v]} {error.validator_value:,}"
+        text = f"{_count(length or len(inst), error.path)}; {_BOUND[v]} {error.validator_value:,}"
     elif v in ("maxLength", "minLength") and isinstance(inst, str):
         text = f"a string of {len(inst):,} characters; {_BOUND[v]} {error.validator_value:,}"
     elif v == "anyOf" and error.path and error.path[-1] == "bag":
@@ -149,7 +151,10 @@ def check(data: Any) -> list[Finding]:
         data = dict(data, turns=[])
     try:
         with deep_enough():  # the engine and the messages recurse into deep values
-            errors = [(list(e.path), _message(e)) for e in _reference().iter_errors(data)]
+            lengths: dict[tuple[Any, ...], int] = {}
+            data = _cut(data, (), lengths, _longest_list())
+            errors = [(list(e.path), _message(e, lengths.get(tuple(e.path))))
+                      for e in islice(_reference().iter_errors(data), MAX_FINDINGS + 1)]
     except RecursionError:  # deeper than any JSON text the reader accepts
         where = _deep_path(data)
         return [make("schema", turn_of(where), pointer(where), "nested too deeply to check")]
@@ -157,7 +162,43 @@ def check(data: Any) -> list[Finding]:
         errors.append((["turns"], f"{turns:,} turns; at most {MAX_TURNS:,}"))
     errors.sort(key=lambda e: [(isinstance(p, str), p) for p in e[0]])
     found = [make("schema", turn_of(path), pointer(path), message) for path, message in errors]
-    return found + [f for f in _floats(data) if f.pointer not in {g.pointer for g in found}]
+    return capped(found + [f for f in _floats(data) if f.pointer not in {g.pointer for g in found}])
+
+
+@cache
+def _longest_list() -> int:
+    """The longest list the schema allows below the record's turns (108: a
+    board or a bag), read from its ``maxItems``."""
+    limits: list[int] = []
+    stack: list[Any] = [{k: v for k, v in schema().items() if k != "properties"},
+                        {k: v for k, v in schema()["properties"].items() if k != "turns"},
+                        schema()["properties"]["turns"].get("items", {})]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if type(node.get("maxItems")) is int:
+                limits.append(node["maxItems"])
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return max(limits)
+
+
+def _cut(value: Any, path: tuple[Any, ...], lengths: dict[tuple[Any, ...], int], longest: int) -> Any:
+    """``value`` with every list below the turns that is longer than any the
+    schema allows (``longest``) cut to one more than that, for checking: the
+    one ``maxItems`` error says it is too long (with its real length, kept in
+    ``lengths`` by path), and a million elements are not checked one by one."""
+    if isinstance(value, dict):
+        cut = {k: _cut(v, (*path, k), lengths, longest) for k, v in value.items()}
+        return cut if any(cut[k] is not value[k] for k in value) else value
+    if isinstance(value, list):
+        if len(value) > longest + 1 and path != ("turns",):
+            lengths[path] = len(value)
+            value = value[: longest + 1]
+        out = [_cut(v, (*path, i), lengths, longest) for i, v in enumerate(value)]
+        return out if any(a is not b for a, b in zip(out, value)) else value
+    return value
 
 
 def _deep_path(data: Any, depth: int = 64) -> list[Any]:
@@ -176,6 +217,11 @@ def _deep_path(data: Any, depth: int = 64) -> list[Any]:
 
 MAX_TURNS = 10_000
 """Most turns in a record (the schema's ``maxItems``); beyond it, one finding and no replay."""
+MAX_PLAYERS = 6
+"""Most players in a record (the schema's ``maxItems``)."""
+PAST_MAX_TURNS = f"a turn past the {MAX_TURNS:,}th: a record holds at most {MAX_TURNS:,} turns; the rest of the file " \
+                 "is not read"
+"""Where the notation and sheet readers stop (the finding's message, after its place)."""
 
 
 def _floats(data: Any) -> list[Finding]:

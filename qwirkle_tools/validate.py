@@ -21,7 +21,7 @@ from . import schema
 from .engine import History, replay
 from .engine import check as replay_check
 from .errors import QwirkleError
-from .findings import Finding, make
+from .findings import MAX_FINDINGS, Finding, capped, line_and_column, make
 from .jsontext import inexact_integers, parse_json
 from .record import Parsed, Record, Turn
 
@@ -53,9 +53,10 @@ class Source:
     @property
     def form(self) -> str:
         """How the text is written: ``qgn`` (the notation), ``csv`` (a score
-        sheet) or ``json``, from the file's name."""
+        sheet) or ``json``, from the file's name (a chained URL's first part:
+        ``zip://game.qgn::s3://b/games.zip`` is notation)."""
         if not self.index:
-            name = self.path.lower()
+            name = self.path.split("::")[0].lower()
             if name.endswith(".qgn"):
                 return "qgn"
             if name.endswith(".csv"):
@@ -160,9 +161,9 @@ def _check(data: object, positions: bool | None,
 def _replayed(record: Record, findings: list[Finding], turns: list[Turn | None] | None,
               positions: bool | None) -> tuple[Record, list[Finding], History | None]:
     if positions is None:
-        return record, findings + replay_check(record, turns), None
+        return record, capped(findings + replay_check(record, turns)), None
     history = replay(record, turns, positions)
-    return record, findings + list(history.findings), history
+    return record, capped(findings + list(history.findings)), history
 
 
 def parse_source(text: bytes, exact: bool = False) -> tuple[object, Finding | None]:
@@ -195,10 +196,7 @@ def parse_written(text: bytes, form: str) -> Parsed:
     try:
         decoded = text.decode("utf-8")
     except UnicodeDecodeError as exc:
-        before = text[:exc.start]
-        line = before.count(b"\n") + 1
-        start = before.rfind(b"\n") + 1
-        column = len(before[start:].decode("utf-8", "replace")) + 1
+        line, column = line_and_column(text[:exc.start].decode("utf-8"))  # lines as the readers count them
         where = f"line {line}" if form == "qgn" else f"line {line} of the file"
         return Parsed({}, (make(code, None, "", f"{where}, column {column}: not UTF-8 (byte {text[exc.start]:#04x}); "
                                                "save the file as UTF-8"),))
@@ -228,7 +226,10 @@ def check_source(source: Source, keep_record: bool = True, exact: bool = False,
         # it exactly, so that the findings are those of the exact reading
         _, data, _, _ = _source_data(source, exact=True)
         record, findings, history = _check(data, positions)
-    findings = [*problems, *findings]
+    if len(problems) >= MAX_FINDINGS:  # the reader stopped at the cap: its note ends the record's findings
+        findings = list(problems)
+    else:  # the reader's, the schema's and the replay's, capped once more
+        findings = capped([*problems, *findings])
     if not keep_record and not findings:
         record = None
     return Report(source.path, source.index, tuple(findings), record, history)
@@ -340,9 +341,15 @@ def open_input(location: str) -> BinaryIO:
         ImportError: a URL without fsspec.
     """
     if is_url(location):
+        import weakref
+
         import fsspec
 
-        handle: BinaryIO = fsspec.open(location, "rb").open()
+        opened = fsspec.open(location, "rb")
+        handle: BinaryIO = opened.open()
+        # kept while the file is: collected, the OpenFile (or its file system) closes
+        # the outer file of a chained URL, a zip's archive, under the member being read
+        weakref.finalize(handle, opened.close)
         return handle
     return open(location, "rb")  # the caller closes it
 
@@ -380,8 +387,10 @@ def block_sources(name: str, location: str, start: int, end: int, first_line: in
         with open_input(location) as handle:
             if start > 0:
                 handle.seek(start - 1)
-                if handle.read(1) != b"\n":  # inside a line: it belongs to the block before
-                    while (part := handle.readline(1 << 20)) and not part.endswith(b"\n"):
+                if handle.read(1) != b"\n":  # inside a line: it belongs to the block before,
+                    # which reads it; skip to its end, but not past ``end``: a long line is read once
+                    while (part := handle.readline(min(1 << 20, max(end - handle.tell(), 1)))) \
+                            and not part.endswith(b"\n") and handle.tell() < end:
                         pass
             number = first_line
             lines = _lines(handle)
@@ -455,7 +464,7 @@ def _read(source: Source) -> Record:
     where = f"{source.path}:{source.index}" if source.index else source.path
     _, data, problems, _ = _source_data(source, exact=True)
     if problems:
-        raise UnreadableRecord(where, problems)
+        raise UnreadableRecord(where, tuple(capped(list(problems))))
     findings = schema.check(data)
     if findings:
         raise UnreadableRecord(where, tuple(findings))

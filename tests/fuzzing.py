@@ -23,8 +23,8 @@ import os
 import re
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
-from contextlib import nullcontext
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -423,24 +423,71 @@ def sprawl(draw: st.DrawFn, data: Data) -> Data:
     return data
 
 
+def oversize_list(draw: st.DrawFn, data: Data) -> Data:
+    """A list of tiles far past the format's limit (6 a turn, 108 on a board or
+    in a bag): a turn's tiles, rack or draw, an exchange, or the setup's board,
+    bag or a rack, of hundreds or thousands of elements."""
+    if not isinstance(data, dict):
+        return data
+    n = draw(st.sampled_from([7, 109, 500, 3_000]))
+    tiles = [TILE_TEXTS[i % 4] for i in range(n)]
+    where = draw(st.sampled_from(["place", "exchange", "rack", "draw", "board", "bag", "racks"]))
+    turn = _pick_turn(draw, data)
+    if where in ("place", "exchange", "rack", "draw") and turn is not None:
+        if where == "place":
+            x0 = draw(st.sampled_from([0, 1, -50]))
+            same = draw(st.booleans())  # every tile on one cell, or all in one row
+            turn.update(action="place", tiles=[{"tile": t, "x": x0 if same else x0 + i, "y": 0} for i, t in enumerate(tiles)])
+        elif where == "exchange":
+            turn.update(action="exchange", tiles=tiles)
+        else:
+            turn[where] = tiles
+    else:
+        setup = data.setdefault("setup", {"board": []}) if isinstance(data.get("setup", {}), dict) else {}
+        if where == "board":
+            setup["board"] = [{"tile": t, "x": i, "y": 0} for i, t in enumerate(tiles)]
+        elif where == "bag":
+            setup["bag"] = tiles
+        else:
+            setup["racks"] = [tiles, 6]
+    return data
+
+
+def long_row(draw: st.DrawFn, data: Data) -> Data:
+    """The turns' placements moved into one row, each turn continuing it: a
+    row that grows far past 6 tiles (every move illegal, each within the format)."""
+    x = draw(st.sampled_from([0, -3, 999_000]))
+    for turn in _turns(data) or ():
+        if isinstance(turn, dict) and isinstance(turn.get("tiles"), list):
+            for cell in turn["tiles"]:
+                if isinstance(cell, dict):
+                    cell["x"], cell["y"] = x, 0
+                    x += 1
+    return data
+
+
 DATA_OPS: list[Op] = [drop_turn, duplicate_turn, reorder_turns, truncate_turns, set_tile, set_coordinate, set_score,
                       set_count, set_player, set_action, set_players, remove_key, add_key, replace_value,
-                      set_long_string, nest_deeply, huge_number, add_analysis, add_setup, set_result, sprawl]
+                      set_long_string, nest_deeply, huge_number, add_analysis, add_setup, set_result, sprawl,
+                      oversize_list, long_row]
+COST_OPS: list[Op] = [oversize_list, long_row]
+"""The damage that once cost the replay n^2 or n findings (lists past the limits, long rows)."""
 
 
 @st.composite
-def damaged_data(draw: st.DrawFn, max_ops: int = 3) -> tuple[str, Data]:
-    """A sample record with one to ``max_ops`` kinds of damage (raw tokens still in it)."""
+def damaged_data(draw: st.DrawFn, max_ops: int = 3, ops: Sequence[Op] | None = None) -> tuple[str, Data]:
+    """A sample record with one to ``max_ops`` kinds of damage (raw tokens still in it),
+    drawn from ``ops`` (default :data:`DATA_OPS`)."""
     name, base = draw(st.sampled_from(BASES))
     data = copy.deepcopy(base)
     if draw(st.integers(0, 3)) == 0:  # short games keep the slow commands fast
         turns = _turns(data)
         if turns:
             del turns[draw(st.integers(1, 12)):]
-    ops = draw(st.lists(st.sampled_from(DATA_OPS), min_size=1, max_size=max_ops))
-    for op in ops:
+    chosen = draw(st.lists(st.sampled_from(list(ops or DATA_OPS)), min_size=1, max_size=max_ops))
+    for op in chosen:
         data = op(draw, data)
-    return f"{name} [{', '.join(op.__name__ for op in ops)}]", data
+    return f"{name} [{', '.join(op.__name__ for op in chosen)}]", data
 
 
 def serialize(data: Data, ensure_ascii: bool = True, indent: int | None = None) -> bytes:
@@ -583,6 +630,89 @@ def hostile_file_name(draw: st.DrawFn) -> str:
     return (text or "x") + ".json"
 
 
+# -- hostile endpoints: what --dask tcp://127.0.0.1:PORT may find there -------------------------
+
+ENDPOINT = r"""
+import json, socket, sys, threading, time
+spec = json.loads(sys.argv[1])
+first, then = bytes.fromhex(spec["first"]), spec["then"]
+server = socket.create_server(("127.0.0.1", 0))
+print(server.getsockname()[1], flush=True)
+def serve(conn):
+    try:
+        if spec["wait"]:  # speak only once spoken to, as an HTTP server does
+            conn.recv(65536)
+        for i in range(0, len(first), 1 if spec["drip"] else len(first) or 1):
+            conn.sendall(first[i:i + 1] if spec["drip"] else first)
+            time.sleep(spec["drip"])
+        if then == "close":
+            conn.close()
+        else:
+            time.sleep(3600)
+    except OSError:
+        pass
+while True:
+    conn, _ = server.accept()
+    threading.Thread(target=serve, args=(conn,), daemon=True).start()
+"""
+"""A listener on 127.0.0.1 (its port on the first line of its output) that
+answers every connection as its JSON spec says: ``first`` (hex bytes) sent at
+once, after the peer spoke (``wait``), or a byte at a time (``drip`` seconds
+apart), then ``hang`` or ``close``."""
+
+
+def _frame_claims() -> st.SearchStrategy[bytes]:
+    import struct
+
+    sizes = st.sampled_from([0, 1, 8, 15, 16, 17, 64 * 1024 + 1, 2**32, 2**62, 2**64 - 1])
+    return st.builds(lambda n, tail: struct.pack("Q", n) + tail, sizes, st.binary(max_size=40))
+
+
+def _with_handshake(tail: bytes) -> bytes:
+    from qwirkle_tools.cluster import _hello  # a handshake, framed as a scheduler frames its own
+
+    return _hello() + tail
+
+
+ANSWERS = {  # what a port that is not a (working) scheduler says first
+    "nothing": st.just(b""),
+    "garbage": st.binary(min_size=1, max_size=200),
+    "a frame size": _frame_claims(),
+    "HTTP": st.sampled_from([b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n",
+                             b"HTTP/1.0 200 OK\r\n\r\n<html>dashboard</html>"]),
+    "a TLS alert": st.just(bytes.fromhex("15030300020250")),
+    "a handshake, then garbage": st.one_of(st.binary(max_size=60), _frame_claims()).map(_with_handshake),
+}
+
+
+@st.composite
+def hostile_endpoints(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
+    """A kind of answer and the spec of an :data:`ENDPOINT` that gives it."""
+    kind = draw(st.sampled_from(sorted(ANSWERS)))
+    first = draw(ANSWERS[kind])
+    drip = draw(st.sampled_from([0, 0, 0, 0.3])) if len(first) <= 8 else 0  # slow: a byte every 0.3 s
+    spec = {"first": first.hex(), "wait": draw(st.booleans()), "drip": drip,
+            "then": draw(st.sampled_from(["hang", "close"]))}
+    return kind, spec
+
+
+@contextmanager
+def endpoint(spec: dict[str, Any]) -> Iterator[str]:
+    """The address of a running :data:`ENDPOINT` process for ``spec``, stopped on the way out."""
+    import subprocess
+    import sys
+
+    process = subprocess.Popen([sys.executable, "-c", ENDPOINT, json.dumps(spec)], stdout=subprocess.PIPE)
+    try:
+        assert process.stdout is not None
+        yield f"tcp://127.0.0.1:{int(process.stdout.readline())}"
+    finally:
+        process.kill()
+        process.wait()
+        if process.stdout is not None:
+            process.stdout.close()
+
+
 # -- hand-written forms: the notation and score sheets ---------------------------------------
 
 _WRITTEN_PIECES = ["@", ",", ".", "-", "{", "}", "\"", "\\", " ", "\n", "|", ";", ":", "=", "rc", "zz", "red-circle",
@@ -611,13 +741,75 @@ def _sheet_bases() -> list[tuple[str, str]]:
     return out
 
 
+LINE_ENDS = ["\r", "\r\n", "\n"]
+HUGE = [1_000, 100_000, 1_000_000]
+
+
+def _line_ends(draw: st.DrawFn, text: str) -> str:
+    """Every line end, or some, made a CR, a CRLF or an LF (old Mac editors, Windows, a stray CR)."""
+    pieces = text.split("\n")
+    if draw(st.booleans()):
+        end = draw(st.sampled_from(LINE_ENDS))
+        return end.join(pieces)
+    rng = draw(st.randoms(use_true_random=False))
+    return "".join(p + rng.choice(LINE_ENDS) for p in pieces[:-1]) + pieces[-1]
+
+
+def _huge_piece(draw: st.DrawFn, form: str, text: str) -> str:
+    """A comment, a header or a name of up to a million characters: spaces (a comment's
+    leading spaces were removed one at a time), names by the thousand, a long value."""
+    size = draw(st.sampled_from(HUGE))
+    lines = text.split("\n")
+    if form == "csv":
+        lines[0] = draw(st.sampled_from([",".join(f"P{i}" for i in range(size // 10)),
+                                         " " * size + "Ana,Ben", '"' + "x\n" * (size // 100) + '",Ben']))
+        return "\n".join(lines)
+    piece = draw(st.sampled_from([
+        "{" + " " * size + "x" + " " * size + "}", "{" + "\\n" * (size // 2) + "}", "{" + "\\" * 3,
+        "Players: " + ", ".join(f"P{i}" for i in range(size // 10)), "Event: " + "x" * size,
+        "Players: " + " " * size + "Ana, Ben", "\"" + "x" * size + "\": 1", "Result: " + "-".join(["1"] * (size // 10)),
+    ]))
+    i = draw(st.integers(0, len(lines) - 1))
+    if piece.startswith("{"):
+        lines[i] += " " + piece
+    else:
+        lines.insert(i, piece)
+    return "\n".join(lines)
+
+
+def _long_row(draw: st.DrawFn, form: str, text: str) -> str:
+    """A row past the format's limits: a turn of thousands of tiles, a rack or a bag of thousands,
+    a sheet row of thousands of cells, or thousands of rows or turn lines."""
+    size = draw(st.sampled_from(HUGE[:2]))
+    lines = text.split("\n")
+    if form == "csv":
+        piece = draw(st.sampled_from(["4," * size, ",x" * size, "\n".join(["1,2"] * (size // 10)), "\n" * size + "3,3"]))
+        lines.insert(draw(st.integers(1, len(lines))), piece)
+        return "\n".join(lines)
+    piece = draw(st.sampled_from(["rc@0,0 " * size, "rc " * size, "exchange " + "rc " * size + "0", "6 | " * size]))
+    how = draw(st.sampled_from(["turn", "rack", "header", "turns"]))
+    if how == "turns":
+        lines += [f"{i + 1}. 1 pass" for i in range(size // 5)]
+    elif how == "header":
+        lines.insert(0, draw(st.sampled_from(["Setup-board: ", "Setup-bag: ", "Setup-racks: "])) + piece)
+    else:
+        lines.append(f"99. 1 {piece}" if how == "turn" else f"99. 1 pass rack {piece}")
+    return "\n".join(lines)
+
+
 @st.composite
 def damaged_written(draw: st.DrawFn, form: str) -> tuple[str, bytes]:
     """A description and the bytes of a damaged game in the notation
     (``form`` ``qgn``) or score sheet (``csv``): hostile names, pieces of
-    the grammar put, removed, repeated or swapped, and byte damage."""
+    the grammar put, removed, repeated or swapped, line ends of every kind,
+    huge comments, headers and names, rows past the format's limits, and
+    byte damage."""
     name, text = draw(st.sampled_from(_qgn_bases() if form == "qgn" else _sheet_bases()))
     done = []
+    for damage in (_huge_piece, _long_row):
+        if draw(st.integers(0, 5)) == 0:
+            text = damage(draw, form, text)
+            done.append(damage.__name__.strip("_").replace("_", " "))
     if draw(st.booleans()):
         hostile = draw(hostile_text(max_size=20))
         text = text.replace("Ana", hostile, 1) if form == "csv" else \
@@ -641,6 +833,9 @@ def damaged_written(draw: st.DrawFn, form: str) -> tuple[str, bytes]:
                 lines[a], lines[b] = lines[b], lines[a]
             text = "\n".join(lines)
         done.append(how)
+    if draw(st.integers(0, 3)) == 0:
+        text = _line_ends(draw, text)
+        done.append("line ends")
     raw_ = text.encode("utf-8", "surrogatepass")
     if draw(st.integers(0, 3)) == 0:
         op = draw(st.sampled_from([_truncate, _bom, _invalid_utf8, _flip, _insert, _crlf]))

@@ -9,7 +9,7 @@ from typing import Any
 from conftest import endgame, game, place, simulated
 
 from qwirkle_tools.analysis import analyse, annotated, legal_moves
-from qwirkle_tools.engine import replay
+from qwirkle_tools.engine import check, replay
 from qwirkle_tools.record import dumps, from_data
 from qwirkle_tools.validate import check_data
 
@@ -161,7 +161,9 @@ def test_turns_on_a_board_fuller_than_the_game_are_not_analysed() -> None:
               "score": 1, "rack": [names[i % 3], "purple-clover"]} for i in range(112)]
     analysis = analyse(from_data(game(*turns)))
     assert [t.best_score is None for t in analysis.turns[107:]] == [False, False, True, True, True]
-    assert analysis.turns[-1].note == "not analysed: the board holds more than the game's 108 tiles"
+    # the replay puts no 109th tile down: the board is no longer known (a too-many-tiles finding says why)
+    assert analysis.turns[-1].note.startswith("not analysed: the board is not known")
+    assert [f.code for f in check(from_data(game(*turns))) if f.code == "too-many-tiles"] == ["too-many-tiles"]
 
 
 # -- a score-sheet turn (score written, tiles not) is judged by its claim -------------
@@ -235,3 +237,13 @@ def test_a_record_spends_a_bounded_number_of_moves(monkeypatch: Any) -> None:
     assert turns[0].moves == whole  # analysed whole, within the budget
     spent = [t.turn for t in turns if t.note.startswith(f"not analysed: the analysis bound of {whole + 1_000:,}")]
     assert spent == [3, 5, 7]
+
+
+def test_accuracy_is_at_most_one_when_an_illegal_move_scores_more_than_any_legal_one() -> None:
+    # Ben's Qwirkle laid far from the board, of tiles not in his rack, is illegal but counts 12 by the
+    # usual count; his best legal move scores 2: the share of the best he played is 100 %, not 600 %
+    data = game(place(0, "rc@0,0 rx@1,0", 2, rack="rc rx yd gs bt pl"),
+                place(1, "oc@9,9 ox@10,9 od@11,9 os@12,9 ot@13,9 ol@14,9", 12, rack="yc bs pt ol gl os"))
+    summary = analyse(replay(from_data(data))).players[1]
+    assert summary.analysed_turns == 1 and summary.best_available == 2
+    assert summary.accuracy == 1.0 and summary.points_lost == 0

@@ -17,6 +17,7 @@ import time
 from collections.abc import Iterator
 from functools import reduce
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -285,3 +286,78 @@ def test_plain_commands_never_import_dask(games: Path) -> None:
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed', 'fsspec')))\n")
     proc = subprocess.run([sys.executable, "-c", code, str(games / "mixed.jsonl")], capture_output=True, text=True)
     assert proc.stdout.splitlines()[-1] == "[]"
+
+
+# -- URLs and long lines ------------------------------------------------------------
+
+def test_a_member_of_a_zip_archive_reads_as_the_file(address: str, games: Path, tmp_path: Path) -> None:
+    import zipfile
+
+    archive = tmp_path / "games.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
+        z.write(games / "a-sim.jsonl", "in/a-sim.jsonl")
+        z.write(games / "z-complete-2p.json", "in/z-complete-2p.json")
+    _, local, _ = cli("stats", str(games / "a-sim.jsonl"))
+    url = f"zip://in/a-sim.jsonl::{archive.as_uri()}"
+    code, remote, err = cli("stats", url, "--dask", address)
+    assert code == 1 and remote.replace(url, str(games / "a-sim.jsonl")) == local, err
+    code, remote, _ = cli("validate", f"zip://in::{archive.as_uri()}", "--dask", address)  # a folder of the archive
+    assert code == 1 and f"zip://in/a-sim.jsonl::{archive.as_uri()}:4: json: " in remote
+    _, both, _ = cli("validate", str(games / "a-sim.jsonl"), str(games / "z-complete-2p.json"))
+    assert remote.splitlines()[-1] == both.splitlines()[-1]
+
+
+class Counting:
+    """A binary file that counts the bytes read from it in ``total``."""
+
+    def __init__(self, handle: Any, total: list[int]) -> None:
+        self.handle, self.total = handle, total
+
+    def read(self, size: int = -1) -> bytes:
+        data: bytes = self.handle.read(size)
+        self.total[0] += len(data)
+        return data
+
+    def readline(self, size: int = -1) -> bytes:
+        data: bytes = self.handle.readline(size)
+        self.total[0] += len(data)
+        return data
+
+    def seek(self, offset: int) -> int:
+        return int(self.handle.seek(offset))
+
+    def tell(self) -> int:
+        return int(self.handle.tell())
+
+    def __enter__(self) -> Counting:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.handle.close()
+
+
+def test_a_long_line_is_read_once_by_the_block_that_owns_it(games: Path, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    from qwirkle_tools import validate
+
+    head = (games / "a-sim.jsonl").read_bytes().split(b"\n")[0] + b"\n"
+    path = tmp_path / "long.jsonl"
+    path.write_bytes(head + b'{"x": "' + b"a" * 3_000_000 + b'"}\n' + head)
+    read = [0]
+    opened = validate.open_input
+    monkeypatch.setattr(validate, "open_input", lambda location: Counting(opened(location), read))
+    size, step = path.stat().st_size, 50_000
+    starts = range(0, size, step)
+    records = [s for start in starts for s in validate.block_sources(str(path), str(path), start, min(start + step, size), 1)]
+    assert [len(r.text or b"") for r in records] == [len(head), 3_000_010, len(head)]
+    # each byte at most twice: read by the block that owns its line, skipped by the block it falls in (and
+    # plan() gives no block to a range inside a line); not once per block up to the line's end
+    assert read[0] <= 2 * size + len(starts)
+
+
+def test_plan_gives_no_block_to_a_range_inside_a_line(address: str, tmp_path: Path) -> None:
+    path = tmp_path / "long.jsonl"
+    path.write_bytes(b'{"x": "' + b"a" * 1_000_000 + b'"}\n' + b"{}\n" * 10)
+    with distributed.Client(address) as client:
+        blocks = cluster.plan(client, cluster.inputs([path]), 100_000)
+    assert [(b.start, b.first_line) for b in blocks] == [(0, 1), (1_000_000, 2)]

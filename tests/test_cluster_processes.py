@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -38,15 +39,15 @@ def stop(process: subprocess.Popen[bytes]) -> None:
             process.wait()
 
 
-@pytest.fixture(scope="module")
-def address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A scheduler and a worker command with two worker processes, started as processes."""
-    folder = tmp_path_factory.mktemp("cluster")
+@contextmanager
+def processes(folder: Path, workers: int = 2) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """The address of a scheduler process and a worker command with ``workers``
+    worker processes, and the scheduler's process; all stopped on the way out."""
     file = folder / "scheduler.json"
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "cwd": folder}
     scheduler = subprocess.Popen([str(DASK), "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
                                   "--scheduler-file", str(file)], **quiet)  # type: ignore[call-overload]
-    workers = None
+    worker = None
     try:
         deadline, address = time.monotonic() + 60, None
         while address is None and time.monotonic() < deadline:
@@ -55,15 +56,22 @@ def address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             except (OSError, ValueError, KeyError):  # not there yet, or half written
                 time.sleep(0.1)
         assert address is not None, "the scheduler did not start"
-        workers = subprocess.Popen([str(DASK), "worker", address, "--nworkers", "2", "--nthreads", "1",
-                                    "--host", "127.0.0.1", "--no-dashboard"], **quiet)  # type: ignore[call-overload]
+        worker = subprocess.Popen([str(DASK), "worker", address, "--nworkers", str(workers), "--nthreads", "1",
+                                   "--host", "127.0.0.1", "--no-dashboard"], **quiet)  # type: ignore[call-overload]
         with distributed.Client(address) as client:
-            client.wait_for_workers(2, timeout=60)
-        yield address
+            client.wait_for_workers(workers, timeout=60)
+        yield address, scheduler
     finally:
-        if workers is not None:
-            stop(workers)
+        if worker is not None:
+            stop(worker)
         stop(scheduler)
+
+
+@pytest.fixture(scope="module")
+def address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A scheduler and a worker command with two worker processes, started as processes."""
+    with processes(tmp_path_factory.mktemp("cluster")) as (address, _):
+        yield address
 
 
 @pytest.fixture(scope="module")
@@ -97,3 +105,21 @@ def test_a_killed_worker_process_loses_nothing(address: str, games: Path) -> Non
         assert killed not in client.run(os.getpid).values()  # it was killed, and replaced
     assert rows == expected and text == summary(expected).text()
     assert broken[0].startswith(f"{games / 'mixed.jsonl'}:2: json: ")
+
+
+def test_a_scheduler_killed_mid_run_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_bytes(b"".join(simulate_line(i, 2, seed=3) for i in range(80)))
+    with processes(tmp_path, workers=1) as (address, scheduler):
+        run = subprocess.Popen([sys.executable, "-c", "from qwirkle_tools.launch import main; main()", "stats",
+                                str(corpus), "--analyse", "--dask", address, "--no-progress"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        with distributed.Client(address) as client:  # until the blocks are under way
+            deadline = time.monotonic() + 60
+            while not client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)):
+                assert time.monotonic() < deadline and run.poll() is None, run.communicate()
+                time.sleep(0.05)
+        scheduler.kill()
+        out, err = run.communicate(timeout=60)
+    assert (run.returncode, out) == (2, ""), err
+    assert err == f"qwirkle: the Dask scheduler at {address} went away\n"

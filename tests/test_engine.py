@@ -514,3 +514,125 @@ def test_states_count_unreadable_turns_too() -> None:
     assert 3 not in [t.turn for t in judged.turns] and 10 not in [t.turn for t in judged.turns]
     with pytest.raises(IndexError):
         history.state(len(data["turns"]) + 1)
+
+
+# -- bounded cost: long rows, lists past the format's limits, many findings ----------------
+
+def _walked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A counter of the tiles every line walk of the replay returns (its cost)."""
+    import qwirkle_tools.engine as engine_module
+    import qwirkle_tools.lines as lines_module
+    import qwirkle_tools.rules as rules_module
+
+    tiles = [0]
+    walk = lines_module.walk
+
+    def counted(*args: Any, **kwargs: Any) -> tuple[int, list[int]]:
+        start, found = walk(*args, **kwargs)
+        tiles[0] += len(found)
+        return start, found
+
+    monkeypatch.setattr(engine_module, "walk", counted)
+    monkeypatch.setattr(rules_module, "walk", counted)
+    return tiles
+
+
+def _row(n: int, x0: int = 0) -> list[dict[str, Any]]:
+    return [{"tile": str(TILES[i % 36]), "x": x0 + i, "y": 0} for i in range(n)]
+
+
+def test_a_row_longer_than_the_rules_allow_is_not_walked_tile_by_tile(monkeypatch: pytest.MonkeyPatch) -> None:
+    walked = _walked(monkeypatch)
+    # 600 turns of 6 tiles each, all in one row (schema-valid, every move illegal): a row of 3,600 tiles
+    turns = [{"player": i % 2, "action": "place", "tiles": _row(6, 6 * i), "draw": [str(t) for t in TILES[:6]]}
+             for i in range(600)]
+    found = check(from_data(game(*turns)))
+    assert sum(f.code == "line-too-long" for f in found) == 1  # broken once, not blamed again
+    assert walked[0] < 200 * 600  # a walk of the whole row each turn: over 2,000,000
+    # and no state holds more than the game's 108 tiles (a board per turn of up to 3,600 tiles: 10^7 cells kept)
+    history = replay(from_data(game(*turns)))
+    assert max(len(r.state.board) for r in history if r.state is not None) <= 108
+    assert [f.turn for f in history.findings if f.code == "too-many-tiles"] == [19]  # 18 turns of 6 make 108
+    # a setup row of the most tiles the format allows: each line walked once
+    walked[0] = 0
+    found = check(from_data(game(setup={"board": _row(108)}), trusted=True))
+    assert [f.code for f in found if f.code.startswith("line")] == ["line-too-long"]
+    assert walked[0] < 20 * 108  # from every tile: 23,000
+
+
+ROWS = 10_000  # far past every limit of the format (6 tiles a turn, 108 on a board or in a bag)
+
+
+@pytest.mark.parametrize(("where", "data"), [
+    ("/setup/board", game(setup={"board": _row(ROWS)})),
+    ("/setup/bag", game(setup={"board": [], "bag": [str(TILES[i % 36]) for i in range(ROWS)]})),
+    ("/setup/racks/1", game(setup={"board": [], "racks": [["red-circle"], [str(TILES[i % 36]) for i in range(ROWS)]]})),
+    ("/turns/0/tiles", game({"player": 0, "action": "place", "tiles": _row(ROWS)})),
+    ("/turns/0/tiles", game({"player": 0, "action": "place",
+                             "tiles": [{"tile": str(TILES[i % 36]), "x": 0, "y": 0} for i in range(ROWS)]})),
+    ("/turns/1/tiles", game(place(0, "rc@0,0"), {"player": 1, "action": "exchange",
+                                                 "tiles": [str(TILES[i % 36]) for i in range(ROWS)]})),
+    ("/turns/0/rack", game({**place(0, "rc@0,0"), "rack": [str(TILES[i % 36]) for i in range(ROWS)]})),
+    ("/turns/0/draw", game({**place(0, "rc@0,0"), "draw": [str(TILES[i % 36]) for i in range(ROWS)]})),
+])
+def test_a_list_past_the_formats_limit_is_one_finding_and_not_read(where: str, data: dict[str, Any]) -> None:
+    record = from_data(data, trusted=True)  # (not of the schema: as the lenient reader or a caller's code hands it on)
+    found = check(record)
+    assert [f.pointer for f in found if f.code == "too-many-tiles"] == [where]
+    assert len(found) <= 3, found  # not one per tile: the list is not read
+    assert f"{ROWS:,} tiles" in next(f.message for f in found if f.code == "too-many-tiles")
+    with pytest.raises(IllegalMoveError, match="too-many-tiles"):  # strict: refused
+        game_ = Game.from_record(record, strict=True)
+        for turn in record.turns:
+            game_.play(turn)
+    # the validator, over the schema and the replay: a few findings, the schema's naming the real length
+    codes = [f.code for f in check_data(data)[1]]
+    assert codes.count("too-many-tiles") == 1 and len(codes) <= 4, codes
+
+
+def test_the_limits_are_the_schemas() -> None:
+    from qwirkle_tools.schema import schema
+    from qwirkle_tools.tiles import RACK_SIZE, TILE_COUNT
+
+    properties = schema()["properties"]
+    setup = properties["setup"]["properties"]
+    assert setup["board"]["maxItems"] == TILE_COUNT
+    assert max(b.get("maxItems", 0) for b in setup["bag"]["anyOf"]) == TILE_COUNT
+    defs = schema()["$defs"]
+    assert {d["maxItems"] for d in _arrays(defs) if d["maxItems"]} == {RACK_SIZE}
+
+
+def _arrays(node: Any) -> list[dict[str, Any]]:
+    """Every array schema with a maxItems below ``node``."""
+    found = []
+    if isinstance(node, dict):
+        if node.get("type") == "array" and "maxItems" in node or "maxItems" in node and len(node) == 1:
+            found.append(node)
+        for v in node.values():
+            found.extend(_arrays(v))
+    elif isinstance(node, list):
+        for v in node:
+            found.extend(_arrays(v))
+    return found
+
+
+def test_findings_are_capped_per_record_with_one_note(monkeypatch: pytest.MonkeyPatch) -> None:
+    import qwirkle_tools.engine as engine_module
+    import qwirkle_tools.findings as findings_module
+    from qwirkle_tools.findings import MAX_FINDINGS
+
+    turns = [{"player": 0, "action": "pass"} for _ in range(MAX_FINDINGS + 500)]  # every one out of turn...
+    found = check(from_data(game(*turns)))
+    assert len(found) == MAX_FINDINGS  # the last a note
+    with monkeypatch.context() as m:
+        m.setattr(engine_module, "MAX_FINDINGS", 10**9)
+        m.setattr(findings_module, "MAX_FINDINGS", 10**9)
+        every = check(from_data(game(*turns)))
+    assert found[:-1] == every[:MAX_FINDINGS - 1]
+    assert found[-1].code == "too-many-findings" and found[-1].message.startswith(f"{len(every) - MAX_FINDINGS + 1:,} more")
+    assert list(replay(from_data(game(*turns))).findings) == found
+    # with the schema's findings too (a score as a string on every turn): still one note, counting them all
+    for t in turns:
+        t["score"] = "0"
+    found = check_data(game(*turns))[1]
+    assert len(found) == MAX_FINDINGS and found[-1].code == "too-many-findings"

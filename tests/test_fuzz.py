@@ -33,6 +33,7 @@ import re
 import signal
 import tempfile
 import traceback
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -49,7 +50,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from qwirkle_tools.cli import app
-from qwirkle_tools.findings import CODES, MAX_MESSAGE
+from qwirkle_tools.findings import CODES, MAX_FINDINGS, MAX_MESSAGE
 from qwirkle_tools.validate import check_data, parse_source
 
 runner = CliRunner()
@@ -401,6 +402,30 @@ BAD_INPUTS = {  # kind -> (file bytes, what validate says)
 }
 
 
+@fuzz_settings(12)
+@given(fuzzing.damaged_data(max_ops=2, ops=fuzzing.COST_OPS), st.data())
+def test_lists_past_the_limits_and_long_rows_cost_a_bounded_replay(case: tuple[str, Any], data: st.DataObject) -> None:
+    from qwirkle_tools.findings import MAX_FINDINGS
+
+    tried()
+    _, record = case
+    found = check_data(record)[1]
+    assert len(found) <= MAX_FINDINGS
+    # a list past its limit is one finding for its length and at most its first 109 elements, not one per element
+    counts = Counter(f.pointer.rsplit("/", 1)[0] for f in found)
+    assert max(counts.values(), default=0) <= 2 * 109, counts.most_common(3)
+    assert all(n == 1 for n in Counter(f.pointer for f in found if f.code == "too-many-tiles").values())
+    # and every command on it reads it within the format's bounds, or refuses it with its findings
+    with case_folder(fuzzing.serialize(record)) as (path, out):
+        command = data.draw(st.sampled_from([["validate"], ["rescore", "-o", "fixed.json"], ["annotate", "-o", "a.json"],
+                                              ["view", "-o", "v.html"], ["board"]]))
+        target = [str(out / command[2])] if len(command) > 2 else []
+        run = invoke(command[0], str(path), *command[1:2], *target)
+        assert run.code in EXIT_CODES, run
+        if command == ["validate"]:
+            check_lines(run, path, run.stdout)
+
+
 @pytest.mark.parametrize("kind", list(BAD_INPUTS))
 def test_each_kind_of_bad_input_is_one_clear_finding(kind: str) -> None:
     raw, expected = BAD_INPUTS[kind]
@@ -507,6 +532,27 @@ def test_hostile_names_and_file_names_stay_in_their_place(names: list[str], file
 
 # -- the notation and score sheets, damaged ------------------------------------------
 
+@fuzz_settings(12)
+@given(fuzzing.hostile_endpoints())
+def test_a_hostile_endpoint_is_one_line_and_exit_2(case: tuple[str, dict[str, Any]]) -> None:
+    # --dask at a port that is not a scheduler: silent, closing, garbage, a frame of 2^62
+    # bytes, HTTP, TLS, a byte at a time, or a handshake and then garbage
+    pytest.importorskip("distributed")
+    from qwirkle_tools import cluster
+
+    tried()
+    kind, spec = case
+    timeout, cluster.TIMEOUT = cluster.TIMEOUT, 1.0  # a silent endpoint costs the whole handshake timeout
+    try:
+        with fuzzing.endpoint(spec) as address:
+            run = invoke("validate", str(fuzzing.SAMPLES / "complete-2p.json"), "--dask", address)
+    finally:
+        cluster.TIMEOUT = timeout
+    assert run.code == 2 and run.stdout == "", f"{kind}: {run}"
+    lines = run.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("qwirkle: ") and address in lines[0], f"{kind}: {run}"
+
+
 @fuzz_settings(40)
 @given(st.sampled_from(["qgn", "csv"]).flatmap(lambda form: st.tuples(st.just(form), damaged_written(form))))
 def test_damaged_games_and_sheets_get_findings_with_their_place(case: tuple[str, tuple[str, bytes]]) -> None:
@@ -515,8 +561,10 @@ def test_damaged_games_and_sheets_get_findings_with_their_place(case: tuple[str,
     with case_folder(raw, f"game.{form}") as (path, out):
         code, readable = verdict(path)
         run = invoke("validate", str(path), "--format", "json")
-        lines = raw.count(b"\n") + 1
-        for f in strict_json(run.stdout)["records"][0]["findings"]:
+        lines = raw.count(b"\n") + raw.count(b"\r") - raw.count(b"\r\n") + 1  # LF, CRLF and CR end a line
+        found = strict_json(run.stdout)["records"][0]["findings"]
+        assert sum(f["code"] in ("qgn", "sheet") for f in found) <= MAX_FINDINGS + 1  # the cap (its note the last), 'Players:'
+        for f in found:
             if f["code"] == "qgn":
                 m = re.match(r"line (\d+), column (\d+): ", f["message"])
                 assert m is not None or f["message"].startswith("no 'Players:' line"), f

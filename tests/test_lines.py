@@ -122,3 +122,31 @@ def test_lines_through_finds_lines_of_a_given_length() -> None:
     assert lines_through(board.cells, [corner], 3) == [tuple(Placement.parse(f"rc@0,{y}").key for y in range(3))]
     assert lines_through(board.cells, [corner, corner], 6) == six  # each line once
     assert lines_through(board.cells, [corner], 4) == []
+
+
+class _Counting(dict[int, int]):
+    """A board that counts the cells looked at (a walk's cost)."""
+
+    looks = 0
+
+    def get(self, key: int, default: object = None) -> object:  # type: ignore[override]
+        self.looks += 1
+        return super().get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        self.looks += 1
+        return super().__contains__(key)
+
+
+def test_walks_along_a_line_longer_than_the_rules_allow_are_bounded() -> None:
+    # a row of 20,000 tiles (illegal moves left on the table): a walk stops once the line is too long
+    row = _Counting({x * STEP_X: x % 6 for x in range(20_000)})
+    start, tiles = walk(row, 10_000 * STEP_X, STEP_X)
+    assert fault(tiles) == "line-too-long" and len(tiles) > 6 and start <= 10_000 * STEP_X
+    start, tiles = walk(row, 10_000 * STEP_X, STEP_X, {20_000 * STEP_X: 0})
+    assert fault(tiles) == "line-too-long"
+    assert accepts(row, -STEP_X) == 0 and accepts(row, 20_000 * STEP_X) == 0
+    assert row.looks < 100  # the whole line: 40,000 and more
+    # a line of at most 6 still comes back whole, from any of its cells
+    short = {x * STEP_X: x for x in range(6)}
+    assert all(walk(short, x * STEP_X, STEP_X) == (0, list(range(6))) for x in range(6))

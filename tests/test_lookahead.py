@@ -7,6 +7,7 @@ import io
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import game, place, simulated
@@ -241,3 +242,44 @@ def test_the_engine_plays_the_best_score_where_there_are_too_many_moves_to_judge
     moves = generate_raw(cells, rack, DEFAULT_RULES)
     assert len(moves) > 5_000
     assert choose(cells, rack, tiles("rl gx yd ps bt gl"), 6, 50, DEFAULT_RULES, seed=1) == moves[0]
+
+
+def crowded_lookahead_record(turns: int) -> dict[str, Any]:
+    """A legal record on a crowded board (30 isolated tiles) whose mover has a few thousand
+    moves a turn (within the look-ahead's bound), each of whose 54 reply positions has hundreds."""
+    from conftest import crowded
+
+    rack = [str(t) for t in parse_tiles("rc rx rd oc ox od")]
+    ana = {"player": 0, "action": "exchange", "tiles": rack, "rack": rack}
+    ben = {"player": 1, "action": "exchange", "count": 1}
+    return game(*[ana if i % 2 == 0 else ben for i in range(turns)], setup=crowded(tiles=30))
+
+
+def test_the_lookaheads_reply_positions_are_charged_to_the_records_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    import qwirkle_tools.analysis as analysis
+    import qwirkle_tools.movegen as movegen
+    from qwirkle_tools.movegen import TooManyMoves
+
+    generated = [0]
+    table = movegen._table
+
+    def counted(*args: Any, **kwargs: Any) -> Any:  # every move generated, for the mover and the replies
+        try:
+            found = table(*args, **kwargs)
+        except TooManyMoves as many:
+            generated[0] += many.found
+            raise
+        generated[0] += len(found)
+        return found
+
+    monkeypatch.setattr(movegen, "_table", counted)
+    budget = 200_000
+    monkeypatch.setattr(analysis, "MOVES_PER_RECORD", budget)
+    data = crowded_lookahead_record(40)
+    assert check_data(data)[1] == []
+    turns = analyse(from_data(data), "lookahead").turns
+    mine = [t for t in turns if t.player == 0]
+    assert any(t.lookahead is not None for t in mine)  # judged, within the budget
+    assert generated[0] <= budget + 5_000  # the mover's moves alone: 20 x 2,646 = 52,920; with the replies: 1,000,000
+    spent = [t for t in mine if "bound of 200,000 legal moves for a record is spent" in t.note]
+    assert spent and all(t.lookahead is None for t in spent)

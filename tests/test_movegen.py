@@ -352,3 +352,13 @@ def test_a_limit_bounds_the_work_on_a_crowded_board() -> None:
         generate_raw(cells, rack, limit=20_000)
     assert 20_000 < caught.value.found < 30_000  # stopped soon after the limit
     assert len(generate_raw(cells, rack, limit=10**7)) > 100_000  # the position really is that rich
+
+
+def test_no_move_extends_a_line_longer_than_the_rules_allow() -> None:
+    # a row of 10 reds (left by illegal moves): no tile may join it at either end, however long it is
+    from qwirkle_tools.board import Placement
+    from qwirkle_tools.tiles import Tile
+
+    row = {Placement(Tile.parse(t), x, 0).key: int(Tile.parse(t)) for x, t in enumerate("rc rx rd rs rt rl rc rx rd rs".split())}
+    moves = generate(row, [int(Tile.parse(t)) for t in "rc rx rd bc gc yc".split()])
+    assert all(p.y != 0 for m in moves for p in m.tiles), [str(m) for m in moves if any(p.y == 0 for p in m.tiles)]

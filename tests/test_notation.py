@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +17,11 @@ from hypothesis import strategies as st
 from test_engine import cut
 from test_record import records
 
+from qwirkle_tools.findings import MAX_FINDINGS, MAX_MESSAGE, STOPPED
 from qwirkle_tools.notation import comment_text, dropped, format_qgn, parse_qgn, strip_dropped, tokens
 from qwirkle_tools.record import Record, dumps, from_data
+from qwirkle_tools.rules import RULE_KEYS
+from qwirkle_tools.schema import MAX_TURNS
 from qwirkle_tools.validate import Source, check_source
 
 SAMPLES = Path(__file__).parent.parent / "sample_games"
@@ -125,12 +129,19 @@ meta_values = st.one_of(st.text(max_size=12), st.integers(-10**15, 10**15), st.b
 
 
 @settings(max_examples=200, deadline=None)
-@given(records(), st.dictionaries(st.text(max_size=8), meta_values, max_size=4))
-def test_every_record_round_trips_through_the_notation(data: dict[str, Any], meta: dict[str, Any]) -> None:
+@given(records(), st.dictionaries(st.text(max_size=8), meta_values, max_size=4),
+       st.none() | st.lists(st.sampled_from(RULE_KEYS), unique=True))
+def test_every_record_round_trips_through_the_notation(data: dict[str, Any], meta: dict[str, Any],
+                                                       named: list[str] | None) -> None:
     if meta:
         meta.pop("date", None)  # the schema limits its length
         data["meta"] = meta
+    if named is not None:  # rules that name some switches, or none: written back as written
+        data["rules"] = {k: v for k, v in data.get("rules", {"lone_tile_score": 1, "qwirkle_bonus": 12,
+                                                            "end_bonus": 6}).items() if k in named}
     assert_round_trips(from_data(data))
+    assert parse_qgn(format_qgn(from_data(data))).data.get("rules") == data.get("rules")
+    assert from_data(data).to_data().get("rules") == data.get("rules")
 
 
 @pytest.mark.parametrize("path", sorted(SAMPLES.glob("*.json")), ids=lambda p: p.name)
@@ -223,6 +234,7 @@ BROKEN = [
     (HEAD + "1. Ana jump 3\n", 2, 8, "expected the move: tiles like rc@0,0, '-', 'exchange' or 'pass', got 'jump'", 0),
     (HEAD + "1. Ana rc@0,0 2 3\n", 2, 17, "expected 'rack', 'draw' or a {comment}, got '3'", 0),
     (HEAD + "1. Ana rc@0,0 1 rack rc rack rc\n", 2, 25, "expected one 'rack' on a turn", 0),
+    (HEAD + "1. Ana rc@0,0 1 {a} {b}\n", 2, 21, "a second {comment} on the turn: a turn holds one (join the two)", 0),
     (HEAD + "1. Ana rc@0,0 1 {well played\n", 2, 17, "a comment with no closing }", 0),
     (HEAD + "1. Ana rc@0,0 1 {a \\q}\n", 2, 20, "unknown escape in a comment", 0),
     (HEAD + "1. Ana rc@0,0 99999999999999999999\n", 2, 15, "a number of 20 digits", 0),
@@ -299,3 +311,89 @@ def test_the_documented_example_is_a_valid_game(doc: str) -> None:
     example = text[start:text.index("```", start)]
     report = check_source(Source("example.qgn", 0, example.encode()))
     assert report.findings == () and len(parse_qgn(example).data["turns"]) == 6
+
+
+# -- line ends ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("ends", [["\r"], ["\r\n"], ["\r", "\n", "\r\n"]], ids=["CR", "CRLF", "mixed"])
+def test_every_kind_of_line_end_reads_alike(ends: list[str]) -> None:
+    lines = ISSUE_EXAMPLE.split("\n")
+    text = "".join(line + ends[i % len(ends)] for i, line in enumerate(lines))
+    assert read(text) == read(ISSUE_EXAMPLE)
+
+
+def test_a_stray_cr_ends_a_line_and_keeps_the_places_right() -> None:
+    text = "Players: Ana, Ben\r1. Ana rc@0,0 1\r\n\r2. Ben zz@0,1 2\nResult: 1-0\n"
+    parsed = parse_qgn(text)
+    assert parsed.data["players"] == [{"name": "Ana"}, {"name": "Ben"}]  # was: a player "Ben\r1. Ana ..."
+    assert len(parsed.data["turns"]) == 2 and parsed.data["result"] == {"scores": [1, 0]}
+    (finding,) = parsed.findings
+    assert finding.message == "line 4, column 8: expected a tile like rc or red-circle, got 'zz'"
+    assert finding.excerpt == "2. Ben zz@0,1 2\n       ^"
+    report = check_source(Source("game.qgn", 0, b"Players: Ana, Ben\r1. Ana rc@0,0 \xff\n"))
+    assert report.findings[0].message.startswith("line 2, column 15: not UTF-8"), report.findings
+
+
+# -- bounded cost: the text's size never decides the work --------------------------
+
+def test_a_comment_of_a_million_spaces_is_read_at_once() -> None:
+    text = HEAD + "1. Ana pass {" + " " * 1_000_000 + "well\\t played " + " " * 1_000_000 + "}\n"
+    start = time.perf_counter()
+    parsed = parse_qgn(text)
+    assert parsed.data["turns"][0]["comment"] == "well\t played"
+    assert time.perf_counter() - start < 20  # a guard, not a benchmark: it took minutes (a list shift a space)
+
+
+def test_a_players_line_of_thousands_of_names_is_one_mistake() -> None:
+    names = [f"P{i}" for i in range(5000)]
+    text = f"Players: {', '.join(names)}\n" + "".join(f"{i + 1}. P{5 - i % 6} pass\n" for i in range(3000))
+    start = time.perf_counter()
+    parsed = parse_qgn(text)
+    assert time.perf_counter() - start < 20  # a guard: it was quadratic (every turn walked every name)
+    assert parsed.data["players"] == [{"name": n} for n in names[:6]]  # the names read, for the turns
+    assert [f.message for f in parsed.findings] == [f"line 1, column {len('Players: P0, P1, P2, P3, P4, P5, ') + 1}: "
+                                                    "more than 6 players"]
+    assert [t["player"] for t in parsed.data["turns"][:7]] == [5, 4, 3, 2, 1, 0, 5]
+
+
+def test_unreadable_lines_stop_at_the_cap_with_one_note() -> None:
+    text = HEAD + "1. Ana pass\n" + "zz zz\n" * 200_000
+    parsed = parse_qgn(text)
+    assert len(parsed.findings) == MAX_FINDINGS  # the last a note; was: 200,000 findings (2,000,000: 677 MB)
+    assert parsed.findings[-1].message == f"line {MAX_FINDINGS + 1}, column 4: {STOPPED}"
+    report = check_source(Source("game.qgn", 0, text.encode()))
+    assert sum(f.code == "qgn" for f in report.findings) == MAX_FINDINGS
+
+
+def test_turns_past_the_limit_end_the_reading_with_one_finding() -> None:
+    text = HEAD + "".join(f"{i + 1}. {('Ana', 'Ben')[i % 2]} pass\n" for i in range(MAX_TURNS + 500)) + "Result: 0-0\n"
+    parsed = parse_qgn(text)
+    assert len(parsed.data["turns"]) == MAX_TURNS and "result" not in parsed.data  # was: every turn built
+    (finding,) = parsed.findings
+    assert finding.pointer == "/turns" and finding.message == (
+        f"line {MAX_TURNS + 2}, column 1: a turn past the 10,000th: a record holds at most 10,000 turns; "
+        "the rest of the file is not read")
+
+
+LONG_LISTS = [
+    # (line, its number, the column of the first item past the limit, the message, the turn left unread)
+    ("1. Ana " + "rc@0,0 " * 1000, 2, 8 + 7 * 6, "more than 6 tiles placed in one turn", 0),
+    ("1. Ana rc@0,0 1 rack " + "rc " * 1000, 2, 22 + 3 * 6, "more than 6 tiles in a rack", 0),
+    ("1. Ana pass draw " + "rc " * 1000, 2, 18 + 3 * 6, "more than 6 tiles drawn", 0),
+    ("1. Ana exchange " + "rc " * 1000 + "0", 2, 17 + 3 * 6, "more than 6 tiles exchanged", 0),
+    ("Setup-board: " + "rc@0,0 " * 1000, 2, 14 + 7 * 108, "more than 108 tiles on the board", None),
+    ("Setup-bag: " + "rc " * 1000, 2, 12 + 3 * 108, "more than 108 tiles in the bag", None),
+    ("Setup-racks: " + "rc " * 1000 + "| 6", 2, 14 + 3 * 6, "more than 6 tiles in a rack", None),
+    ("Setup-racks: " + "6 | " * 1000 + "6", 2, 14 + 4 * 6, "more than 6 racks (one a seat)", None),
+    ("Result: " + "-".join(["1"] * 1000) + " out", 2, 9, "more than 6 scores (one a seat)", None),
+]
+
+
+@pytest.mark.parametrize(("line", "number", "column", "words", "turn"), LONG_LISTS)
+def test_a_list_longer_than_the_format_allows_is_one_mistake(line: str, number: int, column: int, words: str,
+                                                              turn: int | None) -> None:
+    parsed = parse_qgn(HEAD + line + "\n")
+    (finding,) = parsed.findings  # was: none (the record took every tile, 1.2 million: 868 MB)
+    assert finding.message == f"line {number}, column {column}: {words}"
+    assert parsed.broken == (frozenset() if turn is None else {turn})
+    assert len(finding.message) <= MAX_MESSAGE

@@ -135,6 +135,26 @@ def test_the_limits_in_the_schema_are_the_code_s() -> None:
 
     defs = schema.schema()["$defs"]
     assert schema.schema()["properties"]["turns"]["maxItems"] == schema.MAX_TURNS
+    from qwirkle_tools.tiles import RACK_SIZE, TILE_COUNT  # the limits the notation and sheet readers stop at
+
+    top = schema.schema()["properties"]
+    assert top["players"]["maxItems"] == top["setup"]["properties"]["racks"]["maxItems"] == schema.MAX_PLAYERS
+    assert top["setup"]["properties"]["board"]["maxItems"] == TILE_COUNT
+    assert top["setup"]["properties"]["bag"]["anyOf"][0]["maxItems"] == TILE_COUNT
+    assert defs["tiles"]["maxItems"] == RACK_SIZE
     for axis in ("x", "y"):
         assert defs["placement"]["properties"][axis]["minimum"] == -COORD_LIMIT
         assert defs["placement"]["properties"][axis]["maximum"] == COORD_LIMIT
+
+
+def test_a_list_far_past_its_limit_is_one_finding_not_one_per_element() -> None:
+    from qwirkle_tools.findings import MAX_FINDINGS
+
+    # 5,000 unknown tiles in one turn: one finding for the length; the elements past the limit are not checked
+    data = game({"player": 0, "action": "place", "tiles": [{"tile": "nope", "x": i, "y": 0} for i in range(5_000)]})
+    found = schema.check(data)
+    assert "5,000 tiles; at most 6" in [f.message for f in found]
+    assert len(found) < 120 < MAX_FINDINGS  # one per element: 5,001
+    bag = game(setup={"board": [], "bag": [1.5] * 5_000})
+    assert [f.message for f in schema.check(bag) if f.pointer == "/setup/bag"] == [
+        "expected a list of tiles or their number, got [1.5, 1.5, 1.5, 1.5, 1.5, 1.5, 1.5, 1.5, 1.5, 1.5, 1.5, 1..."]

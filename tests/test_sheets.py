@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import tracemalloc
 from pathlib import Path
 
 import pytest
 
 from qwirkle_tools.engine import replay
+from qwirkle_tools.findings import MAX_FINDINGS, STOPPED
 from qwirkle_tools.record import from_data
+from qwirkle_tools.schema import MAX_TURNS
 from qwirkle_tools.sheets import parse_sheet, separator
 from qwirkle_tools.validate import Source, check_source, read_record
 
@@ -79,3 +82,78 @@ def test_the_296_295_sheet_is_that_game_turn_by_turn() -> None:
     assert [t.player for t in sheet.turns] == [t.player for t in game.turns]
     assert replay(sheet).totals == replay(game).totals == (295, 296)
     assert sheet.result is not None and sheet.result.scores == (295, 296)
+
+
+@pytest.mark.parametrize("end", ["\r", "\r\n", "\n", "mixed"])
+def test_every_kind_of_line_end_reads_alike(end: str) -> None:
+    rows = ["Ana;Ben", "5;7", ";", "3;x", "total;8;7"]
+    ends = ["\r", "\n", "\r\n"] if end == "mixed" else [end]
+    parsed = parse_sheet("".join(row + ends[i % len(ends)] for i, row in enumerate(rows)))
+    assert [(f.code, f.message) for f in parsed.findings] == [
+        ("sheet", "row 3, column A: Ana's cell is empty before the end of the game "
+                  "(write 0, - or x for a turn that scored nothing)"),
+        ("sheet", "row 3, column B: Ben's cell is empty before the end of the game "
+                  "(write 0, - or x for a turn that scored nothing)")]
+    assert [(t["player"], t.get("score")) for t in parsed.data["turns"]] == [(0, 5), (1, 7), (0, None), (1, None),
+                                                                            (0, 3), (1, 0)]
+    assert parsed.data["result"] == {"scores": [8, 7]}
+    report = check_source(Source("sheet.csv", 0, b"Ana;Ben\r5;7\r\xff;2\r"))
+    assert report.findings[0].message.startswith("line 3 of the file, column 1: not UTF-8"), report.findings
+
+
+def test_the_separator_is_read_from_the_first_row_as_csv_reads_it() -> None:
+    text = '"Smith,\nJohn";"Doe, Jane";Cy\n1;2;3\n'
+    assert separator(text) == ";"  # was ',': counted on the first line, "Smith,
+    parsed = parse_sheet(text)
+    assert parsed.findings == ()
+    assert parsed.data["players"] == [{"name": "Smith,\nJohn"}, {"name": "Doe, Jane"}, {"name": "Cy"}]
+    assert separator('"a;\r\nb",c,d\r\n1,2,3\r\n') == ","
+
+
+def test_a_sheet_of_millions_of_rows_is_read_only_to_the_turn_limit() -> None:
+    text = "Ana,Ben\n" + "4,5\n" * 300_000
+    tracemalloc.start()
+    try:
+        parsed = parse_sheet(text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 40 * 2**20, peak  # bytes allocated, not time: was about 200 MB (2,097,152 rows: 1.5 GB)
+    assert len(parsed.data["turns"]) == MAX_TURNS
+    (finding,) = parsed.findings
+    assert finding.pointer == "/turns" and finding.message == (
+        f"row {MAX_TURNS // 2 + 2}, column A: a turn past the 10,000th: a record holds at most 10,000 turns; "
+        "the rest of the file is not read")
+
+
+def test_mistakes_stop_at_the_cap_with_one_note() -> None:
+    parsed = parse_sheet("Ana,Ben\n" + "x1,x2\n" * 5000)
+    assert len(parsed.findings) == MAX_FINDINGS  # the last a note
+    assert parsed.findings[-1].message == f"row {MAX_FINDINGS // 2 + 1}, column A: {STOPPED}"
+
+
+def test_a_row_of_thousands_of_names_or_cells_is_bounded() -> None:
+    parsed = parse_sheet(",".join(f"P{i}" for i in range(100_000)) + "\n" + "1," * 100_000 + "\n")
+    assert parsed.data["players"] == [{"name": f"P{i}"} for i in range(6)]
+    assert parsed.findings[0].message == ("row 1, column G: 100,000 names: a game has at most 6 players "
+                                          "(the first row holds the names, in seat order)")
+    assert len(parsed.findings) == MAX_FINDINGS  # a cell beyond the last column, each, to the cap
+    assert [t["score"] for t in parsed.data["turns"]] == [1] * 6
+
+
+def test_rows_without_text_keep_the_row_numbers_and_a_quoted_cell_its_lines() -> None:
+    text = '\n\n"Ana\n\nLee";Ben\r\n5;7\r\n\r\n ; \r\r3;x\n\n\n'
+    parsed = parse_sheet(text)
+    assert parsed.data["players"] == [{"name": "Ana\n\nLee"}, {"name": "Ben"}]  # the first row with text
+    assert [f.message.split(":")[0] for f in parsed.findings] == [
+        f"row {r}, column {c}" for r in (5, 6, 7) for c in "AB"]
+    assert [t.get("score") for t in parsed.data["turns"]] == [5, 7, None, None, None, None, None, None, 3, 0]
+    assert parsed.broken == {2, 3, 4, 5, 6, 7}
+
+
+def test_a_million_blank_rows_are_counted_at_once() -> None:
+    parsed = parse_sheet("Ana,Ben\n4,5\n" + "\n , \n" * 500_000 + "3,4\ntotal,7,9\n")
+    assert parsed.findings[0].message.startswith("row 3, column A: Ana's cell is empty before the end")
+    assert len(parsed.findings) == MAX_FINDINGS and "result" not in parsed.data
+    parsed = parse_sheet("Ana,Ben\n4,5\n" + "\n" * 1_000_000 + "total,4,5\n")
+    assert parsed.findings == () and parsed.data["result"] == {"scores": [4, 5]}

@@ -30,13 +30,13 @@ REPORT_FILES = {"annotated.json", "summary.txt", "turns.csv", "progression.png",
                 "game.html"}
 
 
-def start(args: list[str], cwd: Path) -> subprocess.Popen[str]:
+def start(args: list[str], cwd: Path, env: dict[str, str] | None = None, session: bool = False) -> subprocess.Popen[str]:
     """The command, started and past the interpreter's own start-up: once its
     handlers are in place (the promise holds from the package's loading on;
     a signal inside ``site`` is Python's, and a loaded machine can take
     longer than the shortest delays below to get there)."""
     proc = subprocess.Popen([*QWIRKLE, *args], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+                            env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}, start_new_session=session)
     status = Path(f"/proc/{proc.pid}/status")
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and proc.poll() is None:
@@ -244,3 +244,78 @@ def test_ctrl_c_while_the_command_loads_or_starts(tmp_path: Path) -> None:
         assert proc.returncode in (0, 130), err
         if proc.returncode == 130:
             assert err.strip().splitlines() == ["qwirkle: interrupted"] or err.strip().splitlines()[-1] == "qwirkle: interrupted"
+
+
+DASK_ATTEMPTS = ATTEMPTS if LONG else 2
+"""``--dask local`` runs per test: each starts a cluster (seconds), so fewer in CI."""
+
+
+def dask_leftovers(tmp: Path) -> tuple[list[str], list[int]]:
+    """What a run with ``TMPDIR=tmp`` left: files there, and processes (its
+    cluster's host and workers inherit that TMPDIR)."""
+    files = sorted(str(p.relative_to(tmp)) for p in tmp.rglob("*"))
+    mark = f"TMPDIR={tmp}".encode()
+    procs = []
+    for environ in Path("/proc").glob("[0-9]*/environ"):
+        try:
+            if mark in environ.read_bytes().split(b"\0") and alive(int(environ.parent.name)):
+                procs.append(int(environ.parent.name))
+        except OSError:  # gone meanwhile
+            pass
+    return files, procs
+
+
+@pytest.mark.parametrize("how", ["SIGTERM", "Ctrl-C"])  # Ctrl-C: SIGINT to the whole process group, as a terminal sends it
+def test_a_dask_local_run_interrupted_at_random_moments(tmp_path: Path, corpus: Path, how: str) -> None:
+    pytest.importorskip("distributed")
+    sig = signal.SIGTERM if how == "SIGTERM" else signal.SIGINT
+    rng = random.Random(len(how) if not LONG else None)
+    codes = set()
+    for attempt in range(DASK_ATTEMPTS):
+        tmp = tmp_path / f"tmp{attempt}"
+        tmp.mkdir()
+        proc = start(["stats", str(corpus), "--analyse", "--dask", "local", "--jobs", "2", "--no-progress"], tmp_path,
+                     env={"TMPDIR": str(tmp)}, session=how == "Ctrl-C")
+        if attempt % 2 == 0:  # while the cluster starts (that takes seconds)
+            time.sleep(rng.uniform(0.1, 1.5))
+        else:  # once its host and workers run (with this run, 4 processes have its TMPDIR): working or closing
+            deadline = time.monotonic() + 60
+            while len(dask_leftovers(tmp)[1]) < 4 and proc.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.05)
+            time.sleep(rng.uniform(0, 1.5))
+        if how == "Ctrl-C":
+            os.killpg(proc.pid, sig)
+        else:
+            proc.send_signal(sig)
+        out, err = proc.communicate(timeout=120)
+        codes.add(proc.returncode)
+        if proc.returncode in (130, 143):
+            assert err.splitlines() == ["qwirkle: terminated" if sig == signal.SIGTERM else "qwirkle: interrupted"], err
+        else:
+            assert (proc.returncode, err) == (0, ""), err  # finished before the signal came
+        deadline = time.monotonic() + 15
+        while dask_leftovers(tmp)[1] and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert dask_leftovers(tmp) == ([], [])
+    assert codes & {130, 143}  # some runs were really interrupted
+
+
+def test_an_input_a_worker_cannot_read_is_one_line(tmp_path: Path) -> None:
+    # a zip member whose bytes are damaged: listed on the client, unreadable on the worker
+    pytest.importorskip("distributed")
+    import zipfile
+
+    archive = tmp_path / "games.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_STORED) as z:
+        z.writestr("c.jsonl", (ROOT / "sample_games" / "corpus-10.jsonl").read_bytes())
+    data = bytearray(archive.read_bytes())
+    data[2000:2010] = b"#" * 10  # the member's CRC no longer matches
+    archive.write_bytes(bytes(data))
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    url = f"zip://c.jsonl::{archive.as_uri()}"
+    proc = start(["stats", url, "--dask", "local", "--jobs", "1", "--no-progress"], tmp_path, env={"TMPDIR": str(tmp)})
+    out, err = proc.communicate(timeout=120)
+    assert (proc.returncode, out) == (2, ""), err
+    assert err == f"qwirkle: {url}: cannot read: BadZipFile: Bad CRC-32 for file 'c.jsonl'\n"
+    assert dask_leftovers(tmp)[0] == []

@@ -202,3 +202,19 @@ def test_big_integers_are_quoted_as_written_in_every_reading_mode() -> None:
     loose, exact = check_source(Source("r.json", 0, text)), check_source(Source("r.json", 0, text), exact=True)
     assert [f.message for f in loose.findings] == [f.message for f in exact.findings] == [
         f"{10**30} is out of range (maximum 100000)"]
+
+
+def test_every_path_caps_a_records_findings_with_one_note(tmp_path: Path) -> None:
+    from qwirkle_tools.findings import MAX_FINDINGS, STOPPED
+    from qwirkle_tools.validate import UnreadableRecord, read_record
+
+    # a game in the notation with 1,500 unreadable turn lines: its reader's findings, capped as the replay's are
+    lines = ["Players: Ana, Ben", ""] + [f"{i}. Ana zz@0,0 2" for i in range(1, 1_501)]
+    path = tmp_path / "many.qgn"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (report,) = validate([path])
+    assert len(report.findings) == MAX_FINDINGS  # the reader stops there, its note the last
+    assert report.findings[-1].code == "qgn" and report.findings[-1].message.endswith(STOPPED)
+    with pytest.raises(UnreadableRecord) as refused:
+        read_record(path)
+    assert len(refused.value.findings) == MAX_FINDINGS

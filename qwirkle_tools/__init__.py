@@ -10,9 +10,12 @@ modules are:
 * :mod:`~qwirkle_tools.movegen`: every legal move for a rack;
 * :mod:`~qwirkle_tools.record`: the record format, load and dump;
 * :mod:`~qwirkle_tools.engine`: the game state, strict and lenient play, replays;
+* :mod:`~qwirkle_tools.game`: a game to play: deal, legal moves, push and pop;
 * :mod:`~qwirkle_tools.validate`: files, folders and corpora to findings;
 * :mod:`~qwirkle_tools.rescore`: per-turn score tables and corrected records;
-* :mod:`~qwirkle_tools.simulate`: self-play games.
+* :mod:`~qwirkle_tools.simulate`: self-play games;
+* :mod:`~qwirkle_tools.bots`, :mod:`~qwirkle_tools.qbp`, :mod:`~qwirkle_tools.match`: players,
+  the bot protocol, matches.
 """
 
 from __future__ import annotations
@@ -24,9 +27,10 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .board import Board, Placement
-    from .engine import Game, GameState, History, IllegalMoveError, TurnResult, replay
+    from .engine import GameState, History, IllegalMoveError, TurnResult, replay
     from .errors import QwirkleError
     from .findings import CODES, Finding
+    from .game import Game, Move, MoveError, SeatView
     from .record import Record, RecordError, Setup, Turn, dumps, from_data, loads
     from .rules import Rules, ScoreBreakdown, Violation, judge
     from .tiles import Tile, TileError
@@ -36,7 +40,8 @@ if TYPE_CHECKING:
 _LAZY = {
     "Board": "board", "Placement": "board", "CODES": "findings", "Finding": "findings",
     "Record": "record", "RecordError": "record", "Setup": "record", "Turn": "record", "dumps": "record",
-    "from_data": "record", "loads": "record", "Game": "engine", "GameState": "engine", "History": "engine",
+    "from_data": "record", "loads": "record", "Game": "game", "Move": "game", "MoveError": "game",
+    "SeatView": "game", "GameState": "engine", "History": "engine",
     "IllegalMoveError": "engine", "TurnResult": "engine", "replay": "engine", "QwirkleError": "errors",
     "Rules": "rules", "ScoreBreakdown": "rules", "Violation": "rules", "judge": "rules",
     "Tile": "tiles", "TileError": "tiles",
@@ -60,12 +65,15 @@ __all__ = [
     "GameState",
     "History",
     "IllegalMoveError",
+    "Move",
+    "MoveError",
     "Placement",
     "QwirkleError",
     "Record",
     "RecordError",
     "Rules",
     "ScoreBreakdown",
+    "SeatView",
     "Setup",
     "Tile",
     "TileError",

@@ -169,8 +169,23 @@ def sheet_296_295() -> str:
     return "".join(",".join(row) + "\n" for row in rows)
 
 
+CLUB_NIGHT = """\
+Event: Club night
+Date: 2026-11-29
+Players: Ana, Ben
+1. Ana rc@0,0 rd@1,0 2
+2. Ben rs@0,-1 rz@1,-1 6 {Ben starts a column}
+3. Ana exchange yd pt
+4. Ben exchange 2
+5. Ana - 7
+6. Ben pass
+Result: 9-6 unfinished
+"""
+"""The README's club game in the notation, with one slip of the pen (``rz``: no such tile)."""
+
 TEXTS = {
     "296-295.qgn": lambda: format_qgn(from_data(game_296_295())),
+    "club-night.qgn": lambda: CLUB_NIGHT,
     "296-295-sheet.csv": sheet_296_295,
 }
 

@@ -23,10 +23,10 @@ LAYERS: list[set[str]] = [
     {"movegen", "schema"},
     {"record"},
     {"engine", "notation", "sheets"},
-    {"lookahead"},
-    {"validate", "rescore", "analysis", "simulate"},
-    {"charts", "pictures", "corpus"},
-    {"viewer"},
+    {"lookahead", "game"},
+    {"validate", "rescore", "analysis", "simulate", "policies", "qbp"},
+    {"charts", "pictures", "corpus", "bots"},
+    {"viewer", "match"},
     {"reporting", "tables", "convert", "cluster"},
     {"cli"},
     {"launch"},
@@ -66,4 +66,5 @@ def test_every_import_points_to_a_lower_layer() -> None:
 
 def test_the_package_import_is_light() -> None:
     # what every command pays for: nothing beyond the facade (see qwirkle_tools/__init__.py)
-    assert imports(PACKAGE / "__init__.py") <= {"engine", "errors", "board", "findings", "record", "rules", "tiles", "version"}
+    assert imports(PACKAGE / "__init__.py") <= {"engine", "errors", "board", "findings", "game", "record", "rules", "tiles",
+                                                   "version"}

@@ -1,4 +1,5 @@
-"""The README's library example runs, and prints what its comments say."""
+"""The README's examples run: the library example prints what its comments say, and every
+``$ qwirkle ...`` console example prints the output shown under it."""
 
 from __future__ import annotations
 
@@ -6,7 +7,12 @@ import contextlib
 import io
 import os
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).parent.parent
 
@@ -35,3 +41,90 @@ def test_the_library_example_runs_and_prints_what_it_says() -> None:
     for got, comment in zip(printed, said):
         if not comment.startswith(("totals", "the analysis")):  # comments that describe rather than quote
             assert got.startswith(comment.removesuffix("...").rstrip()), (got, comment)
+
+
+# -- the console examples ---------------------------------------------------------------------------
+
+ELIDED = "..."
+"""A shown output line that stands for any number of lines the README leaves out."""
+
+
+def console_examples(text: str) -> list[list[tuple[str, list[str]]]]:
+    """Each ``console`` block of ``text``: its ``$ qwirkle ...`` commands, each with the output shown under it."""
+    blocks = []
+    for body in re.findall(r"```console\n(.*?)```", text, re.S):
+        commands: list[tuple[str, list[str]]] = []
+        for line in body.splitlines():
+            if line.startswith("$ "):
+                commands.append((line[2:], []))
+            elif commands:
+                commands[-1][1].append(line)
+        commands = [(c, out) for c, out in commands if c.startswith("qwirkle ")]
+        if commands:
+            blocks.append(commands)
+    return blocks
+
+
+def matches(shown: list[str], got: list[str]) -> bool:
+    """Whether ``got`` is ``shown``, where a line ``...`` stands for any lines (none too)."""
+    if not shown:
+        return not got
+    if shown[0] == ELIDED:
+        return any(matches(shown[1:], got[i:]) for i in range(len(got) + 1))
+    return bool(got) and got[0].rstrip() == shown[0].rstrip() and matches(shown[1:], got[1:])
+
+
+README_BLOCKS = console_examples((ROOT / "README.md").read_text(encoding="utf-8"))
+
+
+def test_the_readme_has_console_examples_to_check() -> None:
+    assert sum(len(b) for b in README_BLOCKS) >= 20
+
+
+def run_block(block: list[tuple[str, list[str]]], folder: Path) -> list[list[str]]:
+    """What each command of a block prints (standard output, then standard error), run in ``folder``
+    with a copy of the sample games, in order, as a user types them."""
+    shutil.copytree(ROOT / "sample_games", folder / "sample_games")
+    (folder / "docs").mkdir()
+    env = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1", "QWIRKLE_PY": sys.executable}
+    printed = []
+    for command, _ in block:
+        script = f'qwirkle() {{ "$QWIRKLE_PY" -m qwirkle_tools "$@"; }}\n{command}\n'
+        proc = subprocess.run(["bash", "-c", script], cwd=folder, env=env, capture_output=True, text=True,
+                              timeout=600, check=False)
+        printed.append((proc.stdout + proc.stderr).splitlines())
+    return printed
+
+
+@pytest.mark.parametrize("block", README_BLOCKS, ids=[b[0][0][:60] for b in README_BLOCKS])
+def test_a_readme_console_example_prints_what_it_shows(block: list[tuple[str, list[str]]], tmp_path: Path) -> None:
+    for (command, shown), got in zip(block, run_block(block, tmp_path)):
+        assert matches(shown, got), f"$ {command}\n--- shown\n" + "\n".join(shown) + "\n--- printed\n" + "\n".join(got)
+
+
+def update() -> None:
+    """Write what each console example prints into the README under it (``python tests/test_readme.py``);
+    an example that leaves lines out (``...``) is only reported, for a hand to mend."""
+    import tempfile
+
+    path = ROOT / "README.md"
+    text = path.read_text(encoding="utf-8")
+    for block in console_examples(text):
+        with tempfile.TemporaryDirectory() as folder:
+            printed = run_block(block, Path(folder))
+        for (command, shown), got in zip(block, printed):
+            if matches(shown, got):
+                continue
+            if ELIDED in shown:
+                print(f"differs, mend by hand: $ {command}")
+                continue
+            old = "\n".join([f"$ {command}", *shown])
+            new = "\n".join([f"$ {command}", *got])
+            assert text.count(old + "\n") == 1, command
+            text = text.replace(old + "\n", new + "\n")
+            print(f"updated: $ {command}")
+    path.write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    update()

@@ -1,0 +1,73 @@
+"""A QBP bot that misbehaves on purpose, for the referee's tests: python hostile.py MODE [TOKEN]
+
+Every mode but ``exit`` speaks the protocol and plays greedy moves until its
+misdeed (the TOKEN is only there for the tests to find the process by):
+
+* ``sleep``: on go, sleeps far past its time;
+* ``exit``: exits at once, before the handshake;
+* ``garbage``: on go, prints a line that is not UTF-8;
+* ``nonsense``: on go, answers ``bestmove`` with a move that cannot be read;
+* ``illegal``: on go, plays a tile far from the board;
+* ``flood``: on go, prints info lines for ever;
+* ``deaf``: ignores quit and SIGTERM (plays on; only SIGKILL ends it);
+* ``spawn``: starts a child that sleeps for ever, then plays;
+* ``spy``: writes every line it receives to the file TOKEN, then plays;
+* ``longline``: on go, prints one endless line.
+"""
+
+import signal
+import sys
+import time
+
+from qwirkle_tools.policies import greedy
+from qwirkle_tools.qbp import serve
+
+mode = sys.argv[1]
+token = sys.argv[2] if len(sys.argv) > 2 else ""
+
+
+def say(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def lines():
+    spy = open(token, "a", encoding="utf-8") if mode == "spy" else None
+    for line in sys.stdin:
+        if spy is not None:
+            spy.write(line)
+            spy.flush()
+        if line.startswith("go"):
+            if mode == "sleep":
+                time.sleep(60)
+            elif mode == "garbage":
+                sys.stdout.buffer.write(b"\xff\xfe\xfd not utf-8\n")
+                sys.stdout.flush()
+            elif mode == "nonsense":
+                say("bestmove zz@1,two")
+                continue
+            elif mode == "illegal":
+                say("bestmove rc@500,500")
+                continue
+            elif mode == "flood":
+                while True:
+                    say("info " + "x" * 1000)
+            elif mode == "longline":
+                while True:
+                    sys.stdout.write("y" * 10000)
+        if line.startswith("quit") and mode == "deaf":
+            continue
+        yield line
+
+
+if mode == "exit":
+    sys.exit(3)
+if mode == "deaf":
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+if mode == "spawn":
+    import subprocess
+
+    subprocess.Popen([sys.executable, "-c", f"import time; time.sleep(600)  # {token}"])
+serve(greedy, lines(), say, f"hostile-{mode}")
+if mode == "deaf":
+    time.sleep(600)

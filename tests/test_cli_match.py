@@ -1,0 +1,82 @@
+"""The match and bot commands: the summary, the records, bad players and options, QBP spoken by `qwirkle bot`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from qwirkle_tools.engine import replay
+from qwirkle_tools.game import Game, Move
+from qwirkle_tools.qbp import position_line, rack_line
+from qwirkle_tools.record import from_data
+
+PY = sys.executable
+
+
+def qwirkle(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([PY, "-m", "qwirkle_tools", *args], input=stdin, capture_output=True, text=True,
+                          timeout=600, check=False)
+
+
+def test_match_writes_records_and_prints_the_summary(tmp_path: Path) -> None:
+    out = tmp_path / "m.jsonl"
+    proc = qwirkle("match", "greedy", "random", "--games", "4", "--seed", "3", "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "4 games: greedy (A) against random (B)"
+    assert any(line.startswith("greedy scores ") and "95% interval" in line for line in lines)
+    games = [from_data(json.loads(line)) for line in out.read_text().splitlines()]
+    assert len(games) == 4 and all(replay(g).findings == () for g in games)
+    assert games[0].meta["bot-0"] == "greedy" and games[1].meta["bot-0"] == "random"
+    data = qwirkle("match", "greedy", "random", "--games", "4", "--seed", "3", "-o", str(out), "--force",
+                   "--format", "json")
+    summary = json.loads(data.stdout)
+    assert summary["games"] == 4 and summary["a"]["wins"] + summary["a"]["draws"] + summary["a"]["losses"] == 4
+    assert summary["pairs"]["both_won"] + summary["pairs"]["split"] + summary["pairs"]["both_lost"] == 2
+    again = qwirkle("match", "greedy", "random", "--games", "4", "-o", str(out))
+    assert again.returncode == 2 and "already exists" in again.stderr
+
+
+def test_bad_players_and_options_are_one_line_and_exit_2(tmp_path: Path) -> None:
+    out = str(tmp_path / "m.jsonl")
+    for args, message in [
+        (["nobody", "greedy"], "unknown player 'nobody'"),
+        (["greedy", "no_such_module_here:f"], "cannot load no_such_module_here"),
+        (["greedy", f"{tmp_path}/missing.py:f"], "no Python file"),
+        (["greedy", "cmd:"], "names no program"),
+        (["greedy", "random", "--sprt", "10,0"], "ELO0 < ELO1"),
+        (["greedy", "random", "--sprt", "x"], "two numbers"),
+    ]:
+        proc = qwirkle("match", *args, "--games", "2", "-o", out)
+        assert proc.returncode == 2, (args, proc.stderr)
+        assert proc.stderr.count("\n") == 1 and message in proc.stderr and "Traceback" not in proc.stderr
+        assert not Path(out).exists()
+    proc = qwirkle("match", "greedy", "random", "--games", "2", "-o", str(tmp_path / "m.json"))
+    assert proc.returncode == 2 and "give a .jsonl file" in proc.stderr
+    proc = qwirkle("bot", "--policy", "nope")
+    assert proc.returncode == 2 and "unknown policy 'nope'" in proc.stderr
+
+
+def test_qwirkle_bot_speaks_the_protocol() -> None:
+    game = Game.deal(2, seed=12)
+    for _ in range(5):
+        game.push(game.legal_moves()[0])
+    view = game.view(game.to_move)
+    session = "\n".join(["qbp", "isready", "some line the bot does not know", f"newgame players 2 seat {view.seat}",
+                         position_line(view), rack_line(view), "go movetime 1000", "quit", "isready"]) + "\n"
+    proc = qwirkle("bot", "--policy", "greedy", stdin=session)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[:4] == ["id name qwirkle-tools greedy", "id author qwirkle-tools", "qbpok", "readyok"]
+    assert lines[4].startswith("bestmove ") and len(lines) == 5  # nothing after quit
+    move = Move.parse(lines[4][len("bestmove "):])
+    assert move == game.legal_moves()[0]
+
+
+def test_qwirkle_bot_answers_a_bad_position_with_a_pass_and_says_why() -> None:
+    proc = qwirkle("bot", stdin="qbp\nnewgame players 2 seat 0\nposition {not json\nrack rc\ngo movetime 10\nquit\n")
+    lines = proc.stdout.splitlines()
+    assert proc.returncode == 0 and lines[-1] == "bestmove pass"
+    assert lines[-2].startswith("info error ")

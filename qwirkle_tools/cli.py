@@ -812,13 +812,12 @@ def match(
 
         qwirkle match lookahead greedy --games 200 --seed 1 -o match.jsonl
     """
+    from .convert import output_form
     from .fileio import AtomicFile
     from .jsontext import parse_json
     from .match import Match, Sprt, format_summary, run, summarise
     from .progress import Progress
     from .record import from_data
-
-    from .convert import output_form
 
     test = None
     if sprt is not None:

@@ -34,7 +34,7 @@ def test_games_table_contents(samples: tuple[pd.DataFrame, ...]) -> None:
     assert g["qwirkles"] == 16 and bool(g["valid"])
     bad = games.loc[str(SAMPLES / "wrong-scores.json")]
     assert not bad["valid"] and bad["errors"] == 3 and pd.isna(bad["points_lost"])
-    assert len(games) == 20 and games["players"].eq(2).all()
+    assert len(games) == 21 and games["players"].eq(2).all()
     same = games.loc[str(SAMPLES / "296-295.qgn")]  # the game in the notation: the same row
     assert same.drop("source").equals(g.drop("source"))
     assert games["player_2"].isna().all()

@@ -22,8 +22,8 @@ import time
 from qwirkle_tools.policies import greedy
 from qwirkle_tools.qbp import serve
 
-mode = sys.argv[1]
-token = sys.argv[2] if len(sys.argv) > 2 else ""
+MODE = sys.argv[1] if __name__ == "__main__" else ""
+TOKEN = sys.argv[2] if __name__ == "__main__" and len(sys.argv) > 2 else ""
 
 
 def say(line: str) -> None:
@@ -32,7 +32,8 @@ def say(line: str) -> None:
 
 
 def lines():
-    spy = open(token, "a", encoding="utf-8") if mode == "spy" else None
+    mode = MODE
+    spy = open(TOKEN, "a", encoding="utf-8") if mode == "spy" else None
     for line in sys.stdin:
         if spy is not None:
             spy.write(line)
@@ -60,14 +61,19 @@ def lines():
         yield line
 
 
-if mode == "exit":
-    sys.exit(3)
-if mode == "deaf":
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-if mode == "spawn":
-    import subprocess
+def main() -> None:
+    if MODE == "exit":
+        sys.exit(3)
+    if MODE == "deaf":
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if MODE == "spawn":
+        import subprocess
 
-    subprocess.Popen([sys.executable, "-c", f"import time; time.sleep(600)  # {token}"])
-serve(greedy, lines(), say, f"hostile-{mode}")
-if mode == "deaf":
-    time.sleep(600)
+        subprocess.Popen([sys.executable, "-c", f"import time; time.sleep(600)  # {TOKEN}"])
+    serve(greedy, lines(), say, f"hostile-{MODE}")
+    if MODE == "deaf":
+        time.sleep(600)
+
+
+if __name__ == "__main__":
+    main()

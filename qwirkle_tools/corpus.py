@@ -34,7 +34,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, TypeVar
 
 from .findings import Finding
-from .safetext import one_line
+from .safetext import one_line, ordinal
 from .validate import Report, Source, check_source, input_files, sources
 
 if TYPE_CHECKING:
@@ -482,7 +482,7 @@ class Stats:
             out.append("")
             out.append("Wins by position in the turn order (1st = moved first):")
             for n, s in seats.items():
-                rates = "  ".join(f"{_ordinal(pos)} {rate:.1%}" for pos, rate in enumerate(s["win_rate"], 1))
+                rates = "  ".join(f"{ordinal(pos)} {rate:.1%}" for pos, rate in enumerate(s["win_rate"], 1))
                 out.append(f"  {n} players, {s['games']:,} games: {rates}  (ties {s['ties']:,})")
         rows = [("Final score", d["final_scores"]), ("Winning margin", d["margins"]),
                 ("Qwirkles per game", d["qwirkles_per_game"]), ("Turns per game", d["turns_per_game"])]
@@ -526,10 +526,6 @@ class Stats:
 def _position(seat: int, first: int | None, players: int) -> int | None:
     """A seat's place in the turn order (1 for the ``first`` seat to move)."""
     return (seat - first) % players + 1 if first is not None else None
-
-
-def _ordinal(n: int) -> str:
-    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n, 'th')}"
 
 
 def _int(value: object) -> int:

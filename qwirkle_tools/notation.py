@@ -39,7 +39,7 @@ from .findings import MAX_FINDINGS, STOPPED, Finding, excerpt, make, text_lines
 from .jsontext import JSON, parse_json
 from .record import Parsed, Record, Turn, placement_data
 from .rules import RULE_KEYS
-from .safetext import json_text
+from .safetext import json_text, ordinal
 from .schema import MAX_PLAYERS, MAX_TURNS, PAST_MAX_TURNS
 from .tiles import BY_TEXT, RACK_SIZE, TILE_COUNT, Tile, format_tiles
 
@@ -395,7 +395,7 @@ class _Reader:
                 raise _Mistake(head.column, f"expected a turn number like '{index + 1}.', got {head.shown()}")
             if written != index + 1:
                 self.mistake(number, line, head.column,
-                             f"turn {written} is the {_ordinal(index + 1)} turn of the game: write '{index + 1}.'",
+                             f"turn {written} is the {ordinal(index + 1)} turn of the game: write '{index + 1}.'",
                              pointer)
             player = read.peek()
             if player is None:
@@ -612,11 +612,6 @@ def _meta_value(value: str) -> JSON:
         if parsed is None or isinstance(parsed, (str, int, float, bool)):
             return parsed
     return value
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 # -- writing -------------------------------------------------------------------

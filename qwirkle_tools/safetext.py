@@ -94,6 +94,16 @@ def csv_cell(value: Any) -> Any:
     return one_line(value)
 
 
+def ordinal(n: int) -> str:
+    """``n`` as an ordinal: 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 112th.
+
+    >>> [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111, 112)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '101st', '111th', '112th']
+    """
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def count(n: int, word: str) -> str:
     """``1 tile``, ``2 tiles``, ``0 tiles``: a number and a regular noun.
 
@@ -103,4 +113,4 @@ def count(n: int, word: str) -> str:
     return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
 
 
-__all__ = ["count", "csv_cell", "json_text", "one_line"]
+__all__ = ["count", "csv_cell", "json_text", "one_line", "ordinal"]

@@ -44,7 +44,7 @@ from itertools import combinations, repeat
 from typing import Any, Literal
 
 from .board import COORD_LIMIT, Board, Placement, format_move, key_cell, parse_move
-from .engine import IllegalMoveError, replay
+from .engine import BOARD_UNKNOWN_WHY, GameState, IllegalMoveError, replay
 from .errors import QwirkleError
 from .findings import make
 from .jsontext import JSON
@@ -177,14 +177,7 @@ class SeatView:
         """
         if not 0 <= seat < len(record.players):
             raise ValueError(f"seat {seat} does not exist: the game has {len(record.players)} players")
-        history = replay(record)
-        errors = [f for f in history.findings if f.severity == "error"]
-        if errors:
-            raise ValueError(f"the position has {count(len(errors), 'error')}, the first: {errors[0]}")
-        state = history.final
-        assert state is not None
-        if not state.board_known:
-            raise ValueError("the position's board is not known (a turn's tiles are not recorded)")
+        state = _end_of(record, "the position")
         unseen = [COPIES] * len(TILES)
         for t in (*state.board.cells.values(), *rack):
             unseen[t] -= 1
@@ -297,18 +290,11 @@ class Game:
         Raises:
             ValueError: the record has errors, or does not tell what is needed.
         """
-        history = replay(record)
-        errors = [f for f in history.findings if f.severity == "error"]
-        if errors:
-            raise ValueError(f"the record has {count(len(errors), 'error')}, the first: {errors[0]}")
-        state = history.final
-        assert state is not None
+        state = _end_of(record, "the record")
         racks = state.racks
         missing = [p for p, r in enumerate(racks) if r is None]
-        if missing or state.bag is None or not state.board_known:
-            what = ("the board" if not state.board_known else
-                    "the bag's size" if state.bag is None else
-                    f"the rack of seat {missing[0]}")
+        if missing or state.bag is None:
+            what = "the bag's size" if state.bag is None else f"the rack of seat {missing[0]}"
             raise ValueError(f"the record does not tell {what} at its end: it cannot be played on")
         left = list(state.unseen(-1))
         for r in racks:
@@ -568,6 +554,23 @@ class Game:
         if could is not None:
             return "illegal-pass", "", f"{name} passes but could place {could.tile} at ({could.x},{could.y})"
         return None
+
+
+def _end_of(record: Record, what: str) -> GameState:
+    """The state a record reaches, replayed; ``what`` names it in the errors.
+
+    Raises:
+        ValueError: the record has errors, or its board is not known.
+    """
+    history = replay(record)
+    errors = [f for f in history.findings if f.severity == "error"]
+    if errors:
+        raise ValueError(f"{what} has {count(len(errors), 'error')}, the first: {errors[0]}")
+    state = history.final
+    assert state is not None
+    if not state.board_known:
+        raise ValueError(f"{what}'s board is not known ({BOARD_UNKNOWN_WHY})")
+    return state
 
 
 def _legal(cells: Mapping[int, int], rack: Sequence[int], bag: int, rules: Rules) -> list[Move]:

@@ -237,9 +237,7 @@ def move_scores(moves: Iterable[tuple[int, int]], rack: int, bag: int | None, ru
     (:meth:`~qwirkle_tools.rules.Rules.end_points`, as the replay counts it for
     ``rescore``) when it empties the rack while the bag is empty. A bag of
     ``None`` (not known) earns no bonus: nothing is assumed."""
-    if bag is None:
-        return [points for points, _ in moves]
-    return [points + rules.end_points(rack - placed, bag) for points, placed in moves]
+    return [rules.scored(points, placed, rack, bag) for points, placed in moves]
 
 
 MOVES_PER_TURN = 50_000

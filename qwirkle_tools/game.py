@@ -411,12 +411,12 @@ class Game:
         bag = self._bag
         end = self._end
         if judgement is not None:
+            points = rules.scored(judgement.points, len(move.tiles), len(rack), len(bag))
             for pl in move.tiles:
                 rack.remove(pl.tile)
             drawn = min(len(move.tiles), len(bag))
             new = [bag.pop() for _ in range(drawn)]
             rack.extend(new)
-            points = judgement.points + rules.end_points(len(rack), len(bag))
             self._undo.append(_Undo(held, keys, drawn, None, None, end))
             turn = Turn(p, "place", tiles=move.tiles, score=points, rack=_tiles(held), draw=_tiles(new))
             self._end = "out" if not rack else "unknown"  # (a placement may leave the position dead)
@@ -577,15 +577,14 @@ def _legal(cells: Mapping[int, int], rack: Sequence[int], bag: int, rules: Rules
     """The legal moves for ``rack`` (see :meth:`Game.legal_moves`)."""
     opening = not cells
     found = generate(cells, rack, rules, largest_first=opening)
-    bonus = rules.end_points(0, 0) if bag == 0 else 0
     whole = len(rack)
-    scores = [m.score + bonus if bonus and len(m.tiles) == whole else m.score for m in found]
+    scores = [rules.scored(m.score, len(m.tiles), whole, bag) for m in found]
     # the Moves built without Move.__init__ (its frozen fields are set one object.__setattr__ at a time)
     moves = list(map(object.__new__, repeat(Move, len(found))))
     for set_field, values in ((_SET_ACTION, repeat("place")), (_SET_TILES, (m.tiles for m in found)),
                               (_SET_EXCHANGED, repeat(())), (_SET_SCORE, scores)):
         deque(map(set_field, moves, values), 0)
-    if bonus:  # going out adds the bonus: such a move may rank higher (a stable sort keeps generate's ties)
+    if not bag:  # going out adds the bonus: such a move may rank higher (a stable sort keeps generate's ties)
         moves.sort(key=lambda m: -(m.score or 0))
     if bag and not opening:
         moves.extend(_exchanges(tuple(sorted(rack)), min(whole, bag)))

@@ -87,7 +87,7 @@ def _generated(budget: Budget | None, bag_after: int | None, cells: dict[int, in
         if bag_after == 0:
             moves = generate_raw(cells, rack, rules, limit=limit)
             spent[0] = len(moves)
-            best = max((s + rules.end_points(len(rack) - len(t), 0) for s, _, _, t in moves), default=0)
+            best = max((rules.scored(s, len(t), len(rack), 0) for s, _, _, t in moves), default=0)
         else:
             found = best_move(cells, rack, rules, limit=limit, spent=spent)
             best = found.score if found is not None else 0
@@ -203,7 +203,7 @@ def judge(cells: dict[int, int], moves: Sequence[RawMove], rack: Sequence[int], 
     rack_size = len(rack)
 
     def total(m: RawMove) -> int:
-        return m[0] + (rules.end_points(rack_size - len(m[3]), bag) if bag is not None else 0)
+        return rules.scored(m[0], len(m[3]), rack_size, bag)
 
     ranked = sorted(moves, key=total, reverse=True)[: settings.candidates]
     racks = sample_racks(pool, reply_rack, settings.samples, seed)

@@ -31,6 +31,14 @@ class Rules:
         player's rack (``rack_left`` tiles remain) while the bag is empty."""
         return self.end_bonus if rack_left == 0 and bag == 0 else 0
 
+    def scored(self, points: int, placed: int, rack: int, bag: int | None) -> int:
+        """What a placement of ``placed`` tiles from a rack of ``rack`` really
+        scores: its ``points`` and the end bonus (:meth:`end_points`) when it
+        empties the rack while the bag is empty. A bag of ``None`` (not known)
+        earns no bonus: nothing is assumed. The one composition of a move's
+        score and the bonus, for the analysis, the engines and the playable game."""
+        return points if bag is None else points + self.end_points(rack - placed, bag)
+
 
 DEFAULT_RULES = Rules()
 RULE_KEYS: tuple[str, ...] = ("lone_tile_score", "qwirkle_bonus", "end_bonus")

@@ -549,3 +549,14 @@ def test_simulated_games_are_legal_turn_by_turn(seed: int, policy: str) -> None:
         assert reference_score(cells, move) == judgement.score.total
         for p in move:
             cells[cell_key(p.x, p.y)] = p.tile
+
+
+def test_a_moves_score_with_the_end_bonus_is_composed_once() -> None:
+    from qwirkle_tools.rules import Rules
+
+    rules = Rules(end_bonus=6)
+    assert rules.scored(7, 3, 3, 0) == 13  # empties the rack with the bag empty
+    assert rules.scored(7, 2, 3, 0) == 7  # a tile left
+    assert rules.scored(7, 3, 3, 4) == 7  # the bag refills the rack
+    assert rules.scored(7, 3, 3, None) == 7  # the bag not known: nothing assumed
+    assert Rules(end_bonus=0).scored(7, 3, 3, 0) == 7

@@ -39,10 +39,15 @@ SAMPLES = ROOT / "sample_games"
 
 
 @pytest.fixture(scope="module")
-def address() -> Iterator[str]:
-    """A LocalCluster of two worker processes, one thread each, on 127.0.0.1."""
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None, silence_logs=50) as local:
+def address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A LocalCluster of two worker processes, one thread each, on 127.0.0.1, its
+    scratch space in a temporary folder of the test run (not /tmp/dask-scratch-space)."""
+    import dask
+
+    scratch = str(tmp_path_factory.mktemp("dask"))
+    with dask.config.set({"temporary-directory": scratch}), distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None,
+            silence_logs=50, local_directory=scratch) as local:
         yield local.scheduler_address
 
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
 import copy
+import os
+import shutil
+import tempfile
 from functools import cache
 from typing import Any
 
@@ -10,6 +14,12 @@ import pytest
 
 from qwirkle_tools.simulate import simulate
 from qwirkle_tools.validate import check_data
+
+# the scratch space of every Dask scheduler and worker the tests start (here or as child processes)
+# in a folder of this run, removed at its end, not /tmp/dask-scratch-space
+_DASK_SCRATCH = tempfile.mkdtemp(prefix="qwirkle-tests-dask-")
+os.environ.setdefault("DASK_TEMPORARY_DIRECTORY", _DASK_SCRATCH)
+atexit.register(shutil.rmtree, _DASK_SCRATCH, True)
 
 
 def place(player: int, tiles: str = "", score: int | None = None, rack: str | None = None,

@@ -20,22 +20,12 @@ Paste the tables into the README.
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from multiprocessing import Pool
 
 from qwirkle_tools.lookahead import Settings
+from qwirkle_tools.match import wilson
 from qwirkle_tools.simulate import game_seed, simulate
-
-
-def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95 % by default)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def one_game(args: tuple[int, int, int, int, float]) -> tuple[int, int]:

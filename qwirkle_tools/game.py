@@ -178,9 +178,7 @@ class SeatView:
         if not 0 <= seat < len(record.players):
             raise ValueError(f"seat {seat} does not exist: the game has {len(record.players)} players")
         state = _end_of(record, "the position")
-        unseen = [COPIES] * len(TILES)
-        for t in (*state.board.cells.values(), *rack):
-            unseen[t] -= 1
+        unseen = _unseen(state.board.cells.values(), rack)
         if min(unseen) < 0:
             raise ValueError(f"the rack {tile_names(rack)} holds a tile whose copies are all on the board")
         sizes = tuple(len(rack) if p == seat else (s if s is not None else RACK_SIZE)
@@ -350,11 +348,7 @@ class Game:
         """What ``seat`` may know now (see :class:`SeatView`)."""
         if not 0 <= seat < len(self.names):
             raise ValueError(f"seat {seat} does not exist: the game has {len(self.names)} players")
-        unseen = [COPIES] * len(TILES)
-        for t in self._cells.values():
-            unseen[t] -= 1
-        for t in self._racks[seat]:
-            unseen[t] -= 1
+        unseen = _unseen(self._cells.values(), self._racks[seat])
         return SeatView(seat, self._to_move, self.board, self.racks[seat], tuple(len(r) for r in self._racks),
                         len(self._bag), self.scores, tuple(unseen), tuple(_hide(t, seat) for t in self.turns),
                         self.rules, self.is_over(), self.names, _hide_setup(self._setup, seat))
@@ -604,6 +598,15 @@ _SET_ACTION: Callable[[Move, Any], None] = Move.__dict__["action"].__set__
 _SET_TILES: Callable[[Move, Any], None] = Move.__dict__["tiles"].__set__
 _SET_EXCHANGED: Callable[[Move, Any], None] = Move.__dict__["exchanged"].__set__
 _SET_SCORE: Callable[[Move, Any], None] = Move.__dict__["score"].__set__
+
+
+def _unseen(board: Iterable[int], rack: Iterable[int]) -> list[int]:
+    """How many of each tile a seat holding ``rack`` does not see on ``board`` or in it
+    (negative where more are seen than the game has)."""
+    unseen = [COPIES] * len(TILES)
+    for t in (*board, *rack):
+        unseen[t] -= 1
+    return unseen
 
 
 def _missing(rack: Sequence[int], tiles: Sequence[int]) -> int | None:

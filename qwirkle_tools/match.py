@@ -1,8 +1,10 @@
 """Matches between two players: paired deals, forfeits, the summary and its intervals, SPRT.
 
 Games ``2k`` and ``2k + 1`` form pair ``k``: dealt alike (the same bag
-order, seeded by the match seed and ``k``), with the seats swapped, so each
-player plays each deal from both seats and the luck of the deal cancels out.
+order, seeded by :func:`~qwirkle_tools.simulate.game_seed` of the match seed and ``k``,
+as a corpus seeds its games; a policy's choice at a turn likewise of the
+deal's seed and the turn), with the seats swapped, so each player plays
+each deal from both seats and the luck of the deal cancels out.
 Every game is a record that validates, with the players' names and, in
 ``meta``, the match's seed, the pair, the game's index, the bot of each seat
 and the move time. A player who forfeits (:class:`~qwirkle_tools.bots.Forfeit`)
@@ -19,9 +21,10 @@ tested after each pair.
 
 from __future__ import annotations
 
+import atexit
 import math
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .bots import GRACE_MS, MEMORY_MB, Bot, Forfeit, load
@@ -29,15 +32,11 @@ from .engine import IllegalMoveError
 from .game import Game
 from .jsontext import JSON, parse_json
 from .record import Record, from_data
-from .safetext import count, json_text
+from .safetext import count, json_text, one_line
+from .simulate import game_seed
 
 LABELS = ("A", "B")
 Z95 = 1.959964
-
-
-def deal_seed(seed: int, pair: int) -> int:
-    """The seed that deals pair ``pair`` of a match seeded ``seed`` (distinct matches share no deal)."""
-    return (seed * 1_000_003 + pair) % (1 << 63)
 
 
 def play(bots: Sequence[Bot], names: Sequence[str], seed: int, movetime_ms: int,
@@ -73,14 +72,7 @@ def play(bots: Sequence[Bot], names: Sequence[str], seed: int, movetime_ms: int,
     return record
 
 
-def game_seed(seed: int, turn: int) -> int:
-    """The seed of a policy's choice at a turn of a game dealt by ``seed``."""
-    return (seed * 1_000_003 + turn) % (1 << 63)
-
-
 def _with_result_extra(record: Record, extra: dict[str, JSON]) -> Record:
-    from dataclasses import replace
-
     assert record.result is not None
     return replace(record, result=replace(record.result, extra=extra))
 
@@ -120,9 +112,6 @@ def _bots_of(match: Match) -> tuple[Bot, Bot]:
     found = _BOTS.get(match)
     if found is None:
         found = _BOTS[match] = match.bots()
-        import atexit
-
-        atexit.register(close_bots)
     return found
 
 
@@ -132,6 +121,9 @@ def close_bots() -> None:
         _, bots = _BOTS.popitem()
         for bot in bots:
             bot.close()
+
+
+atexit.register(close_bots)  # whatever ends the process: its bots go with it
 
 
 def names_of(match: Match) -> tuple[str, str]:
@@ -159,7 +151,7 @@ def play_pair(match: Match, names: tuple[str, str], pair: int) -> list[bytes]:
             **{f"label-{s}": label for s, label in enumerate(labels)},
         }
         record = play([bots[label] for label in labels], [names[LABELS.index(label)] for label in labels],
-                      deal_seed(match.seed, pair), match.movetime_ms, meta)
+                      game_seed(match.seed, pair), match.movetime_ms, meta)
         lines.append(json_text(record.to_data(), separators=(",", ":")).encode("utf-8") + b"\n")
     return lines
 
@@ -240,10 +232,9 @@ class Summary:
     pairs_lost: int
     sprt: str | None = None
     llr: float | None = None
-    games: int = field(init=False, default=0)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "games", self.a.games)
+    @property
+    def games(self) -> int:
+        return self.a.games
 
     def to_data(self) -> dict[str, JSON]:
         def side(s: Side) -> dict[str, JSON]:
@@ -371,7 +362,7 @@ def _expected(elo: float) -> float:
 
 def format_summary(summary: Summary, sprt: Sprt | None = None) -> str:
     """The summary as ``qwirkle match`` prints it."""
-    a, b = summary.a, summary.b
+    a, b = (replace(s, name=one_line(s.name, most=60)) for s in (summary.a, summary.b))  # names a bot chose
     lines = [f"{count(summary.games, 'game')}: {a.name} (A) against {b.name} (B)"]
     width = max(len(a.name), len(b.name), 6)
     lines.append(f"  {'player':<{width}}  wins  draws  losses  forfeits")
@@ -394,5 +385,5 @@ def format_summary(summary: Summary, sprt: Sprt | None = None) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["LABELS", "Match", "Side", "Sprt", "Summary", "close_bots", "deal_seed", "format_summary", "game_seed",
+__all__ = ["LABELS", "Match", "Side", "Sprt", "Summary", "close_bots", "format_summary",
            "mean_interval", "names_of", "outcome", "pair_names", "play", "play_pair", "run", "summarise", "wilson"]

@@ -224,3 +224,14 @@ def test_sprt_decides_and_stops_the_match() -> None:
         Sprt(10, 0)
     with pytest.raises(ValueError, match="two numbers"):
         Sprt.parse("ten")
+
+
+def test_the_summary_shows_a_bots_name_as_one_clean_line() -> None:
+    from dataclasses import replace
+
+    games = records(list(run(Match("greedy", "random", 2, seed=1))))
+    summary = summarise(games)
+    named = replace(summary, a=replace(summary.a, name="evil\x1b[2J\nbot"))  # a name a program chose: `id name ...`
+    text = format_summary(named)
+    assert "\x1b" not in text and "evil\\x1b[2J\\nbot" in text.splitlines()[0]
+    assert len(text.splitlines()) == len(format_summary(summary).splitlines())

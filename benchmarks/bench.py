@@ -40,7 +40,7 @@ def corpus(games: int) -> Path:
         return path
     import orjson
 
-    from qwirkle_tools.simulate import simulate
+    from qwirkle_tools.play.simulate import simulate
 
     OUT.mkdir(exist_ok=True)
     tmp = path.with_suffix(".tmp")
@@ -80,9 +80,9 @@ def view_rows(qwirkle: list[str]) -> list[tuple[str, str]]:
         out = str(Path(tmp) / "game.html")
         ms = command_ms([*qwirkle, "view", game, "-o", out, "--force"])
         size = Path(out).stat().st_size
-    from qwirkle_tools.engine import replay
-    from qwirkle_tools.record import loads
-    from qwirkle_tools.viewer import page
+    from qwirkle_tools.formats.record import loads
+    from qwirkle_tools.outputs.viewer import page
+    from qwirkle_tools.play.engine import replay
 
     record = loads(Path(game).read_bytes())
     inside = best_of(7, lambda: page(replay(record)))
@@ -102,11 +102,12 @@ def main() -> None:
 
     import orjson
 
-    from qwirkle_tools import schema
-    from qwirkle_tools.engine import check
-    from qwirkle_tools.record import from_data
-    from qwirkle_tools.rescore import rescore
-    from qwirkle_tools.validate import Source, check_source
+    from qwirkle_tools.analysis.rescore import rescore
+    from qwirkle_tools.analysis.validate import check_source
+    from qwirkle_tools.formats import schema
+    from qwirkle_tools.formats.record import from_data
+    from qwirkle_tools.formats.sources import Source
+    from qwirkle_tools.play.engine import check
 
     path = corpus(args.games)
     lines = path.read_bytes().splitlines()
@@ -135,7 +136,7 @@ def main() -> None:
     ]:
         rows.append((name, f"{1e6 * best_of(args.repeat, fn) / n:,.0f} us/game"))
     gc.enable()
-    from qwirkle_tools.notation import format_qgn, parse_qgn
+    from qwirkle_tools.formats.notation import format_qgn, parse_qgn
 
     texts = [format_qgn(r) for r in records]
     qgn_sources = [Source("game.qgn", 0, t.encode()) for t in texts]
@@ -149,8 +150,8 @@ def main() -> None:
     few = records[: max(1, n // 10)]
     t = best_of(args.repeat, lambda: [rescore(r) for r in few])
     rows.append(("rescore (full breakdowns)", f"{len(few) / t:,.0f} games/s"))
-    from qwirkle_tools.analysis import analyse
-    from qwirkle_tools.simulate import simulate
+    from qwirkle_tools.analysis.analyse import analyse
+    from qwirkle_tools.play.simulate import simulate
 
     t = best_of(1, lambda: [simulate(2, seed, "greedy") for seed in range(args.sims)])
     rows.append(("self-play, greedy, 2 players (full move generation)", f"{args.sims / t:,.1f} games/s"))

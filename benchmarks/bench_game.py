@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from qwirkle_tools.game import Game
+from qwirkle_tools.play.game import Game
 
 
 def push_pop(games: int) -> tuple[float, int]:

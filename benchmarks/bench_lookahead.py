@@ -23,9 +23,9 @@ import argparse
 import time
 from multiprocessing import Pool
 
-from qwirkle_tools.lookahead import Settings
-from qwirkle_tools.match import wilson
-from qwirkle_tools.simulate import game_seed, simulate
+from qwirkle_tools.bots.match import wilson
+from qwirkle_tools.play.lookahead import Settings
+from qwirkle_tools.play.simulate import game_seed, simulate
 
 
 def one_game(args: tuple[int, int, int, int, float]) -> tuple[int, int]:
@@ -58,9 +58,9 @@ def match(games: int, seed: int, k: int, s: int, keep: float, jobs: int) -> str:
 
 
 def speed(games: int) -> str:
-    from qwirkle_tools.analysis import analyse
-    from qwirkle_tools.engine import replay
-    from qwirkle_tools.record import from_data
+    from qwirkle_tools.analysis.analyse import analyse
+    from qwirkle_tools.formats.record import from_data
+    from qwirkle_tools.play.engine import replay
 
     records = []
     seed = 0

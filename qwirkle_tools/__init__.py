@@ -1,89 +1,60 @@
-"""qwirkle-tools: check, re-score and study recorded games of Qwirkle.
+"""qwirkle-tools: check, re-score and study recorded games of Qwirkle, and play them.
 
-The package import is light (no pandas, matplotlib or jsonschema); the
-modules are:
+The package import is light (no pandas, matplotlib or jsonschema): the public
+names below are loaded on first use. The folders are the layers, each
+building only on those before it (``tests/test_layers.py`` holds the rules):
 
-* :mod:`~qwirkle_tools.tiles`: tiles and their text forms;
-* :mod:`~qwirkle_tools.board`: the board and placements;
-* :mod:`~qwirkle_tools.lines`: what a line is, whether it is valid, what it scores;
-* :mod:`~qwirkle_tools.rules`: legality and scoring of a placement;
-* :mod:`~qwirkle_tools.movegen`: every legal move for a rack;
-* :mod:`~qwirkle_tools.record`: the record format, load and dump;
-* :mod:`~qwirkle_tools.engine`: the game state, strict and lenient play, replays;
-* :mod:`~qwirkle_tools.game`: a game to play: deal, legal moves, push and pop;
-* :mod:`~qwirkle_tools.validate`: files, folders and corpora to findings;
-* :mod:`~qwirkle_tools.rescore`: per-turn score tables and corrected records;
-* :mod:`~qwirkle_tools.simulate`: self-play games;
-* :mod:`~qwirkle_tools.bots`, :mod:`~qwirkle_tools.qbp`, :mod:`~qwirkle_tools.match`: players,
-  the bot protocol, matches.
+* :mod:`~qwirkle_tools.core`: tiles, the board, lines, the rules, the move generator, findings;
+* :mod:`~qwirkle_tools.formats`: JSON text, the schema, the record format, the notation, score sheets, sources;
+* :mod:`~qwirkle_tools.play`: the engine's replay, the playable game, the look-ahead, policies, self-play;
+* :mod:`~qwirkle_tools.analysis`: the validator, re-scoring, best moves and points lost;
+* :mod:`~qwirkle_tools.outputs`: charts, board pictures, the viewer, the report, conversion;
+* :mod:`~qwirkle_tools.corpus`: rows, statistics, tables, the process pool, the Dask cluster;
+* :mod:`~qwirkle_tools.bots`: the bot protocol, players, matches;
+* :mod:`~qwirkle_tools.cli`: the ``qwirkle`` command.
 """
 
 from __future__ import annotations
 
+from . import moved
 from .version import __version__
 
 TYPE_CHECKING = False  # (typing itself is not imported: the command's start stays short)
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the same names as PUBLIC (a test holds them equal), for type checkers
     from typing import Any
 
-    from .board import Board, Placement
-    from .engine import GameState, History, IllegalMoveError, TurnResult, replay
-    from .errors import QwirkleError
-    from .findings import CODES, Finding
-    from .game import Game, Move, MoveError, SeatView
-    from .record import Record, RecordError, Setup, Turn, dumps, from_data, loads
-    from .rules import Rules, ScoreBreakdown, Violation, judge
-    from .tiles import Tile, TileError
+    from .core.board import Board, Placement
+    from .core.errors import QwirkleError
+    from .core.findings import CODES, Finding
+    from .core.rules import Rules, ScoreBreakdown, Violation, judge
+    from .core.tiles import Tile, TileError
+    from .formats.record import Record, RecordError, Setup, Turn, dumps, from_data, loads
+    from .play.engine import GameState, History, IllegalMoveError, TurnResult, replay
+    from .play.game import Game, Move, MoveError, SeatView
 
-# The public names are loaded on first use, so that ``qwirkle --help`` pays
-# only for what it needs.
-_LAZY = {
-    "Board": "board", "Placement": "board", "CODES": "findings", "Finding": "findings",
-    "Record": "record", "RecordError": "record", "Setup": "record", "Turn": "record", "dumps": "record",
-    "from_data": "record", "loads": "record", "Game": "game", "Move": "game", "MoveError": "game",
-    "SeatView": "game", "GameState": "engine", "History": "engine",
-    "IllegalMoveError": "engine", "TurnResult": "engine", "replay": "engine", "QwirkleError": "errors",
-    "Rules": "rules", "ScoreBreakdown": "rules", "Violation": "rules", "judge": "rules",
-    "Tile": "tiles", "TileError": "tiles",
+PUBLIC = {
+    "core.board": ("Board", "Placement"),
+    "core.errors": ("QwirkleError",),
+    "core.findings": ("CODES", "Finding"),
+    "core.rules": ("Rules", "ScoreBreakdown", "Violation", "judge"),
+    "core.tiles": ("Tile", "TileError"),
+    "formats.record": ("Record", "RecordError", "Setup", "Turn", "dumps", "from_data", "loads"),
+    "play.engine": ("GameState", "History", "IllegalMoveError", "TurnResult", "replay"),
+    "play.game": ("Game", "Move", "MoveError", "SeatView"),
 }
+"""The flat facade, ``from qwirkle_tools import Game``: each module and the names it gives."""
+
+_HOME = {name: module for module, names in PUBLIC.items() for name in names}
+
+__all__ = sorted([*_HOME, "__version__"])
+
+moved.install()
 
 
 def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
+    module = _HOME.get(name)
     if module is None:
         raise AttributeError(f"module 'qwirkle_tools' has no attribute {name!r}")
     import importlib
 
     return getattr(importlib.import_module(f".{module}", __name__), name)
-
-
-__all__ = [
-    "CODES",
-    "Board",
-    "Finding",
-    "Game",
-    "GameState",
-    "History",
-    "IllegalMoveError",
-    "Move",
-    "MoveError",
-    "Placement",
-    "QwirkleError",
-    "Record",
-    "RecordError",
-    "Rules",
-    "ScoreBreakdown",
-    "SeatView",
-    "Setup",
-    "Tile",
-    "TileError",
-    "Turn",
-    "TurnResult",
-    "Violation",
-    "__version__",
-    "dumps",
-    "from_data",
-    "judge",
-    "loads",
-    "replay",
-]

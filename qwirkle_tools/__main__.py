@@ -3,7 +3,7 @@
 Its first lines put a handler on SIGINT and SIGTERM that only notes the
 signal, before anything else loads: one that comes in the moment after the
 package is imported, while the command line loads, ends the run as any other
-does (one line, exit code 130 or 143; see :mod:`qwirkle_tools.launch`, which
+does (one line, exit code 130 or 143; see :mod:`qwirkle_tools.cli.launch`, which
 takes over). Nothing else is imported before (the package's ``__init__``
 imports nothing heavy).
 """
@@ -22,8 +22,8 @@ signal.signal(signal.SIGTERM, _note)
 
 
 def main() -> None:
-    """Run the command line (:func:`qwirkle_tools.launch.main`), with the signals noted so far."""
-    from .launch import main as run
+    """Run the command line (:func:`qwirkle_tools.cli.launch.main`), with the signals noted so far."""
+    from .cli.launch import main as run
 
     run(_noted)
 

@@ -63,15 +63,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from qwirkle_tools.analysis import analyse, open_fives
-from qwirkle_tools.board import Placement
-from qwirkle_tools.engine import Game as Engine
-from qwirkle_tools.engine import replay
-from qwirkle_tools.movegen import Move, generate
-from qwirkle_tools.record import Player, Record, Result, Turn, from_data
-from qwirkle_tools.rules import DEFAULT_RULES
-from qwirkle_tools.tiles import COPIES, RACK_SIZE, TILES, Tile, largest_group
-from qwirkle_tools.validate import check_data
+from qwirkle_tools.analysis.analyse import analyse, open_fives
+from qwirkle_tools.analysis.validate import check_data
+from qwirkle_tools.core.board import Placement
+from qwirkle_tools.core.movegen import Move, generate
+from qwirkle_tools.core.rules import DEFAULT_RULES
+from qwirkle_tools.core.tiles import COPIES, RACK_SIZE, TILES, Tile, largest_group
+from qwirkle_tools.formats.record import Player, Record, Result, Turn, from_data
+from qwirkle_tools.play.engine import Game as Engine
+from qwirkle_tools.play.engine import replay
 
 HERE = Path(__file__).parent
 OUT = HERE / "296-295.json"

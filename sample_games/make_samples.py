@@ -12,9 +12,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from qwirkle_tools.notation import format_qgn
-from qwirkle_tools.record import from_data
-from qwirkle_tools.simulate import simulate
+from qwirkle_tools.formats.notation import format_qgn
+from qwirkle_tools.formats.record import from_data
+from qwirkle_tools.play.simulate import simulate
 
 HERE = Path(__file__).parent
 SOURCE = Path(__file__).parent

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from qwirkle_tools.simulate import simulate
-from qwirkle_tools.validate import check_data
+from qwirkle_tools.analysis.validate import check_data
+from qwirkle_tools.play.simulate import simulate
 
 # the scratch space of every Dask scheduler and worker the tests start (here or as child processes)
 # in a folder of this run, removed at its end, not /tmp/dask-scratch-space
@@ -25,8 +25,8 @@ atexit.register(shutil.rmtree, _DASK_SCRATCH, True)
 def place(player: int, tiles: str = "", score: int | None = None, rack: str | None = None,
           draw: str | None = None) -> dict[str, Any]:
     """A place turn; tiles as ``"rc@0,0 rs@1,0"``, racks and draws as ``"rc rs"``."""
-    from qwirkle_tools.board import Placement
-    from qwirkle_tools.tiles import parse_tiles
+    from qwirkle_tools.core.board import Placement
+    from qwirkle_tools.core.tiles import parse_tiles
 
     turn: dict[str, Any] = {"player": player, "action": "place"}
     if tiles:
@@ -57,8 +57,8 @@ def endgame(board: str, rack: str, others: int, *turns: dict[str, Any]) -> dict[
     ``"rc@0,0 rs@1,0"``) near the origin, Ana holding ``rack``, Ben ``others``
     tiles, and every other tile of the game isolated far away (a setup holds
     all 108)."""
-    from qwirkle_tools.board import Placement
-    from qwirkle_tools.tiles import TILES, parse_tiles
+    from qwirkle_tools.core.board import Placement
+    from qwirkle_tools.core.tiles import TILES, parse_tiles
 
     placed = [Placement.parse(s) for s in board.split()]
     left = [t for t in range(36) for _ in range(3)]
@@ -77,7 +77,7 @@ def play(seed: int, turns: int) -> tuple[dict[int, int], list[int]]:
     """
     import random
 
-    from qwirkle_tools.movegen import generate
+    from qwirkle_tools.core.movegen import generate
 
     rng = random.Random(seed)
     bag = [t for t in range(36) for _ in range(3)]
@@ -119,7 +119,7 @@ def crowded(tiles: int = 80, gap: int = 4, seed: int = 5) -> dict[str, Any]:
     moves: ``tiles`` isolated tiles on a grid, ``gap`` cells apart."""
     import random
 
-    from qwirkle_tools.tiles import TILES, parse_tiles
+    from qwirkle_tools.core.tiles import TILES, parse_tiles
 
     rng = random.Random(seed)
     bag = [t for t in range(36) for _ in range(3)]

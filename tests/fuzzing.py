@@ -669,7 +669,7 @@ def _frame_claims() -> st.SearchStrategy[bytes]:
 
 
 def _with_handshake(tail: bytes) -> bytes:
-    from qwirkle_tools.cluster import _hello  # a handshake, framed as a scheduler frames its own
+    from qwirkle_tools.corpus.cluster import _hello  # a handshake, framed as a scheduler frames its own
 
     return _hello() + tail
 
@@ -722,8 +722,8 @@ _WRITTEN_PIECES = ["@", ",", ".", "-", "{", "}", "\"", "\\", " ", "\n", "|", ";"
 
 
 def _qgn_bases() -> list[tuple[str, str]]:
-    from qwirkle_tools.notation import format_qgn
-    from qwirkle_tools.record import from_data
+    from qwirkle_tools.formats.notation import format_qgn
+    from qwirkle_tools.formats.record import from_data
 
     out = []
     for name in ("296-295.json", "illegal-moves.json", "score-sheet.json", "bookkeeping.json"):

@@ -8,10 +8,10 @@ from typing import Any
 
 from conftest import endgame, game, place, simulated
 
-from qwirkle_tools.analysis import analyse, annotated, legal_moves
-from qwirkle_tools.engine import check, replay
-from qwirkle_tools.record import dumps, from_data
-from qwirkle_tools.validate import check_data
+from qwirkle_tools.analysis.analyse import analyse, annotated, legal_moves
+from qwirkle_tools.analysis.validate import check_data
+from qwirkle_tools.formats.record import dumps, from_data
+from qwirkle_tools.play.engine import check, replay
 
 REDS = [{"tile": t, "x": x, "y": 0} for x, t in enumerate(["red-circle", "red-cross", "red-diamond", "red-square", "red-star"])]
 
@@ -216,7 +216,7 @@ def crowded_record(turns: int) -> dict[str, Any]:
 
 
 def test_a_turn_with_too_many_legal_moves_is_noted_not_analysed() -> None:
-    from qwirkle_tools.analysis import MOVES_PER_TURN
+    from qwirkle_tools.analysis.analyse import MOVES_PER_TURN
 
     data = crowded_record(2)
     assert check_data(data)[1] == []
@@ -226,7 +226,7 @@ def test_a_turn_with_too_many_legal_moves_is_noted_not_analysed() -> None:
 
 
 def test_a_record_spends_a_bounded_number_of_moves(monkeypatch: Any) -> None:
-    import qwirkle_tools.analysis as analysis
+    import qwirkle_tools.analysis.analyse as analysis
 
     monkeypatch.setattr(analysis, "MOVES_PER_TURN", 10**7)
     monkeypatch.setattr(analysis, "MOVES_PER_RECORD", 10**7)

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qwirkle_tools.board import (
+from qwirkle_tools.core.board import (
     COORD_LIMIT,
     STEP_X,
     STEP_Y,
@@ -16,7 +16,7 @@ from qwirkle_tools.board import (
     cell_text,
     key_cell,
 )
-from qwirkle_tools.tiles import TILES, Tile
+from qwirkle_tools.core.tiles import TILES, Tile
 
 coords = st.integers(-COORD_LIMIT, COORD_LIMIT)
 placements = st.builds(Placement, st.sampled_from(TILES), coords, coords)
@@ -167,7 +167,7 @@ def test_place_returns_a_new_board_and_leaves_the_old_one_alone() -> None:
 
 
 def test_place_does_not_check_legality() -> None:
-    # rules live in qwirkle_tools.rules: the board lets a tile replace another
+    # rules live in qwirkle_tools.core.rules: the board lets a tile replace another
     board = Board.parse("rc").place([Placement(t("pl"), 0, 0), Placement(t("ys"), 9, 9)])
     assert board[(0, 0)] == t("pl") and board[(9, 9)] == t("ys")
 
@@ -254,13 +254,13 @@ def test_short_placement_round_trips(p: Placement) -> None:
 
 @given(st.lists(placements_strategy, max_size=6), st.booleans())
 def test_format_move_round_trips(move: list[Placement], short: bool) -> None:
-    from qwirkle_tools.board import format_move, parse_move
+    from qwirkle_tools.core.board import format_move, parse_move
 
     assert parse_move(format_move(move, short)) == tuple(move)
 
 
 def test_parse_move_names_the_bad_part() -> None:
-    from qwirkle_tools.board import PlacementError, parse_move
+    from qwirkle_tools.core.board import PlacementError, parse_move
 
     with pytest.raises(PlacementError, match="rz@1,0"):
         parse_move("rc@0,0 rz@1,0")

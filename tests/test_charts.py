@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from conftest import game, place
 
-from qwirkle_tools import charts
-from qwirkle_tools.charts import ChartData, LeadChange, Margin, QwirkleMark, progression_data
-from qwirkle_tools.engine import replay
-from qwirkle_tools.record import Record, from_data, loads
+from qwirkle_tools.formats.record import Record, from_data, loads
+from qwirkle_tools.outputs import charts
+from qwirkle_tools.outputs.charts import ChartData, LeadChange, Margin, QwirkleMark, progression_data
+from qwirkle_tools.play.engine import replay
 
 ROOT = Path(__file__).parent.parent
 SAMPLES = ROOT / "sample_games"
@@ -170,7 +170,7 @@ def test_many_players_and_awkward_names_draw(tmp_path: Path) -> None:
 
 def test_axes_carry_a_few_labels_whatever_the_totals() -> None:
     # a valid score sheet's totals may reach 10^9 (10,000 turns of up to 100,000): a handful of labels, not thousands
-    from qwirkle_tools.sheets import MAX_POINTS
+    from qwirkle_tools.formats.sheets import MAX_POINTS
 
     chart = progression_data(from_data(claims(*[MAX_POINTS] * 2_000)))
     for draw in (charts.progression, charts.lead, charts.turns):
@@ -193,7 +193,7 @@ def test_docstring_examples_run() -> None:
 
 
 def test_importing_charts_does_not_import_matplotlib() -> None:
-    code = "import sys, qwirkle_tools.charts; print('matplotlib' in sys.modules)"
+    code = "import sys, qwirkle_tools.outputs.charts; print('matplotlib' in sys.modules)"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert proc.stdout.strip() == "False"
 

@@ -13,7 +13,7 @@ import pytest
 from conftest import endgame, place, simulated
 from typer.testing import CliRunner
 
-from qwirkle_tools.cli import app
+from qwirkle_tools.cli.app import app
 
 ROOT = Path(__file__).parent.parent
 SAMPLES = ROOT / "sample_games"
@@ -157,8 +157,9 @@ def test_installed_command_runs_without_traceback(tmp_path: Path) -> None:
 
 
 def test_package_import_stays_light() -> None:
-    code = ("import sys, qwirkle_tools.cli; "
-            "print(sorted(m for m in ('pandas', 'matplotlib', 'jsonschema', 'qwirkle_tools.record') if m in sys.modules))")
+    code = ("import sys, qwirkle_tools.cli.app; "
+            "print(sorted(m for m in ('pandas', 'matplotlib', 'jsonschema', 'qwirkle_tools.formats.record') "
+            "if m in sys.modules))")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert proc.stdout.strip() == "[]"
 
@@ -178,10 +179,10 @@ def test_output_survives_a_terminal_that_cannot_show_a_name(tmp_path: Path) -> N
 
 
 def test_moves_lists_every_legal_move_best_first() -> None:
-    from qwirkle_tools.board import Placement
-    from qwirkle_tools.engine import replay
-    from qwirkle_tools.record import from_data
-    from qwirkle_tools.rules import judge
+    from qwirkle_tools.core.board import Placement
+    from qwirkle_tools.core.rules import judge
+    from qwirkle_tools.formats.record import from_data
+    from qwirkle_tools.play.engine import replay
 
     code, out, _ = run("moves", str(SAMPLES / "complete-2p.json"), "--turn", "12", "--format", "json")
     assert code == 0
@@ -317,8 +318,8 @@ def test_report_on_a_bad_input_leaves_no_folder(tmp_path: Path) -> None:
 def test_an_internal_error_is_one_line_and_exit_3(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     import signal
 
-    import qwirkle_tools.cli as cli
-    from qwirkle_tools.launch import main
+    import qwirkle_tools.cli.app as cli
+    from qwirkle_tools.cli.launch import main
 
     handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
     # main() takes SIGINT and SIGTERM over (and ignores them at its end): given back below

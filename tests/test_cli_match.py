@@ -7,10 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from qwirkle_tools.engine import replay
-from qwirkle_tools.game import Game, Move
-from qwirkle_tools.qbp import position_line, rack_line
-from qwirkle_tools.record import from_data
+from qwirkle_tools.bots.qbp import position_line, rack_line
+from qwirkle_tools.formats.record import from_data
+from qwirkle_tools.play.engine import replay
+from qwirkle_tools.play.game import Game, Move
 
 PY = sys.executable
 

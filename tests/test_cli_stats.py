@@ -8,7 +8,7 @@ from pathlib import Path
 from test_corpus import corpus
 from typer.testing import CliRunner
 
-from qwirkle_tools.cli import app
+from qwirkle_tools.cli.app import app
 
 ROOT = Path(__file__).parent.parent
 SAMPLES = ROOT / "sample_games"

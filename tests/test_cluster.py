@@ -25,10 +25,11 @@ from hypothesis import strategies as st
 from test_cli_stats import run as cli
 from test_corpus import corpus
 
-from qwirkle_tools import cluster
-from qwirkle_tools.corpus import GameRows, Stats, game_rows, report, run
-from qwirkle_tools.simulate import simulate_line
-from qwirkle_tools.validate import Report, Source, Tally, sources
+from qwirkle_tools.analysis.validate import Report, Tally
+from qwirkle_tools.corpus import cluster
+from qwirkle_tools.corpus.rows import GameRows, Stats, game_rows, report, run
+from qwirkle_tools.formats.sources import Source, sources
+from qwirkle_tools.play.simulate import simulate_line
 
 distributed = pytest.importorskip("distributed")
 
@@ -281,7 +282,7 @@ def test_dask_local_starts_and_closes_its_own_cluster(games: Path) -> None:
 
 def test_plain_commands_never_import_dask(games: Path) -> None:
     code = ("import sys\n"
-            "from qwirkle_tools.launch import main\n"
+            "from qwirkle_tools.cli.launch import main\n"
             "for argv in (['--help'], ['validate', sys.argv[1]], ['stats', sys.argv[1], '--jobs', '2']):\n"
             "    sys.argv = ['qwirkle', *argv]\n"
             "    try:\n"
@@ -343,17 +344,17 @@ class Counting:
 
 def test_a_long_line_is_read_once_by_the_block_that_owns_it(games: Path, tmp_path: Path,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    from qwirkle_tools import validate
+    from qwirkle_tools.formats import sources as reading
 
     head = (games / "a-sim.jsonl").read_bytes().split(b"\n")[0] + b"\n"
     path = tmp_path / "long.jsonl"
     path.write_bytes(head + b'{"x": "' + b"a" * 3_000_000 + b'"}\n' + head)
     read = [0]
-    opened = validate.open_input
-    monkeypatch.setattr(validate, "open_input", lambda location: Counting(opened(location), read))
+    opened = reading.open_input
+    monkeypatch.setattr(reading, "open_input", lambda location: Counting(opened(location), read))
     size, step = path.stat().st_size, 50_000
     starts = range(0, size, step)
-    records = [s for start in starts for s in validate.block_sources(str(path), str(path), start, min(start + step, size), 1)]
+    records = [s for start in starts for s in reading.block_sources(str(path), str(path), start, min(start + step, size), 1)]
     assert [len(r.text or b"") for r in records] == [len(head), 3_000_010, len(head)]
     # each byte at most twice: read by the block that owns its line, skipped by the block it falls in (and
     # plan() gives no block to a range inside a line); not once per block up to the line's end

@@ -22,7 +22,7 @@ import pytest
 from fuzzing import endpoint
 from test_cli_stats import run as cli
 
-from qwirkle_tools import cluster
+from qwirkle_tools.corpus import cluster
 
 pytest.importorskip("distributed")
 

@@ -19,9 +19,9 @@ import pytest
 from test_cluster import cli, collect, summary
 from test_corpus import corpus
 
-from qwirkle_tools import cluster
-from qwirkle_tools.corpus import run
-from qwirkle_tools.simulate import simulate_line
+from qwirkle_tools.corpus import cluster
+from qwirkle_tools.corpus.rows import run
+from qwirkle_tools.play.simulate import simulate_line
 
 distributed = pytest.importorskip("distributed")
 
@@ -111,7 +111,7 @@ def test_a_scheduler_killed_mid_run_is_one_line_and_exit_2(tmp_path: Path) -> No
     corpus = tmp_path / "c.jsonl"
     corpus.write_bytes(b"".join(simulate_line(i, 2, seed=3) for i in range(80)))
     with processes(tmp_path, workers=1) as (address, scheduler):
-        run = subprocess.Popen([sys.executable, "-c", "from qwirkle_tools.launch import main; main()", "stats",
+        run = subprocess.Popen([sys.executable, "-c", "from qwirkle_tools.cli.launch import main; main()", "stats",
                                 str(corpus), "--analyse", "--dask", address, "--no-progress"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         with distributed.Client(address) as client:  # until the blocks are under way

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from test_cli import run
 
-from qwirkle_tools.record import dumps, from_data
+from qwirkle_tools.formats.record import dumps, from_data
 
 SAMPLES = Path(__file__).parent.parent / "sample_games"
 
@@ -141,10 +141,10 @@ def club_files(folder: Path) -> dict[str, Path]:
 def expected(path: Path, annotate: bool = False) -> object:
     """What writing ``path``'s record back must give: the corrected record (rescore), or
     the annotated record's data (annotate), read back the way it is read by every command."""
-    from qwirkle_tools.analysis import analyse, annotated
-    from qwirkle_tools.engine import replay
-    from qwirkle_tools.rescore import corrected
-    from qwirkle_tools.validate import read_record
+    from qwirkle_tools.analysis.analyse import analyse, annotated
+    from qwirkle_tools.analysis.rescore import corrected
+    from qwirkle_tools.formats.sources import read_record
+    from qwirkle_tools.play.engine import replay
 
     history = replay(read_record(path))
     return from_data(annotated(history, analyse(history))) if annotate else corrected(history)
@@ -153,8 +153,8 @@ def expected(path: Path, annotate: bool = False) -> object:
 def reads_back(path: Path) -> object:
     """The one record in ``path``, read in the form its name says, and checked: the file is
     that form (a .qgn file is the notation, with no mistake; .jsonl one record a line)."""
-    from qwirkle_tools.notation import parse_qgn
-    from qwirkle_tools.validate import read_records
+    from qwirkle_tools.formats.notation import parse_qgn
+    from qwirkle_tools.formats.sources import read_records
 
     text = path.read_text()
     if path.suffix == ".qgn":
@@ -200,10 +200,10 @@ def test_in_place_never_rewrites_a_sheet_or_a_corpus(tmp_path: Path, command: st
 
 
 def test_annotate_in_place_keeps_a_game_in_the_notation(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import qwirkle_tools.analysis
+    import qwirkle_tools.analysis.analyse
 
     path = club_files(tmp_path)[".qgn"]
-    monkeypatch.setattr(qwirkle_tools.analysis, "analyse", None)  # refused before any analysis is made
+    monkeypatch.setattr(qwirkle_tools.analysis.analyse, "analyse", None)  # refused before any analysis is made
     code, out, err = run("annotate", str(path), "--in-place")
     assert code == 2 and out == "" and path.read_text() == CLUB
     assert err == "qwirkle: club.qgn: the notation cannot hold the analysis; write the annotated record as JSON " \

@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from conftest import findings, game, place, simulated
 
-from qwirkle_tools.engine import Game, IllegalMoveError, check, replay
-from qwirkle_tools.record import from_data, placement_data
-from qwirkle_tools.schema import check as schema_check
-from qwirkle_tools.tiles import COPIES, TILES, Tile
-from qwirkle_tools.validate import check_data
+from qwirkle_tools.analysis.validate import check_data
+from qwirkle_tools.core.tiles import COPIES, TILES, Tile
+from qwirkle_tools.formats.record import from_data, placement_data
+from qwirkle_tools.formats.schema import check as schema_check
+from qwirkle_tools.play.engine import Game, IllegalMoveError, check, replay
 
 
 def states(data: dict[str, Any]) -> list[Any]:
@@ -494,8 +494,8 @@ def test_unseen_tiles_from_a_seats_point_of_view() -> None:
 
 
 def test_states_count_unreadable_turns_too() -> None:
-    from qwirkle_tools.analysis import analyse
-    from qwirkle_tools.record import from_data_lenient
+    from qwirkle_tools.analysis.analyse import analyse
+    from qwirkle_tools.formats.record import from_data_lenient
 
     data = simulated(2, 5)
     clean = replay(from_data(data))
@@ -520,9 +520,9 @@ def test_states_count_unreadable_turns_too() -> None:
 
 def _walked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """A counter of the tiles every line walk of the replay returns (its cost)."""
-    import qwirkle_tools.engine as engine_module
-    import qwirkle_tools.lines as lines_module
-    import qwirkle_tools.rules as rules_module
+    import qwirkle_tools.core.lines as lines_module
+    import qwirkle_tools.core.rules as rules_module
+    import qwirkle_tools.play.engine as engine_module
 
     tiles = [0]
     walk = lines_module.walk
@@ -591,8 +591,8 @@ def test_a_list_past_the_formats_limit_is_one_finding_and_not_read(where: str, d
 
 
 def test_the_limits_are_the_schemas() -> None:
-    from qwirkle_tools.schema import schema
-    from qwirkle_tools.tiles import RACK_SIZE, TILE_COUNT
+    from qwirkle_tools.core.tiles import RACK_SIZE, TILE_COUNT
+    from qwirkle_tools.formats.schema import schema
 
     properties = schema()["properties"]
     setup = properties["setup"]["properties"]
@@ -617,9 +617,9 @@ def _arrays(node: Any) -> list[dict[str, Any]]:
 
 
 def test_findings_are_capped_per_record_with_one_note(monkeypatch: pytest.MonkeyPatch) -> None:
-    import qwirkle_tools.engine as engine_module
-    import qwirkle_tools.findings as findings_module
-    from qwirkle_tools.findings import MAX_FINDINGS
+    import qwirkle_tools.core.findings as findings_module
+    import qwirkle_tools.play.engine as engine_module
+    from qwirkle_tools.core.findings import MAX_FINDINGS
 
     turns = [{"player": 0, "action": "pass"} for _ in range(MAX_FINDINGS + 500)]  # every one out of turn...
     found = check(from_data(game(*turns)))

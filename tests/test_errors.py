@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from qwirkle_tools.analysis import AnalysisError
-from qwirkle_tools.board import PlacementError
-from qwirkle_tools.engine import IllegalMoveError
-from qwirkle_tools.errors import QwirkleError
-from qwirkle_tools.fileio import OutputError
-from qwirkle_tools.pictures import BoardUnknown
-from qwirkle_tools.record import RecordError
-from qwirkle_tools.tiles import TileError
-from qwirkle_tools.validate import InputError, UnreadableRecord
+from qwirkle_tools.analysis.analyse import AnalysisError
+from qwirkle_tools.core.board import PlacementError
+from qwirkle_tools.core.errors import QwirkleError
+from qwirkle_tools.core.tiles import TileError
+from qwirkle_tools.formats.fileio import OutputError
+from qwirkle_tools.formats.record import RecordError
+from qwirkle_tools.formats.sources import InputError, UnreadableRecord
+from qwirkle_tools.outputs.pictures import BoardUnknown
+from qwirkle_tools.play.engine import IllegalMoveError
 
 
 @pytest.mark.parametrize("error", [AnalysisError, BoardUnknown, IllegalMoveError, InputError, OutputError,
@@ -27,7 +27,7 @@ def test_errors_about_text_are_value_errors_too() -> None:
 
 
 def test_exit_codes_and_details() -> None:
-    from qwirkle_tools.findings import make
+    from qwirkle_tools.core.findings import make
 
     assert QwirkleError("x").exit_code == 2 and QwirkleError("x").details == ()
     broken = UnreadableRecord("g.json", (make("json", None, "", "line 1, column 2: bad"),))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from qwirkle_tools.fileio import AtomicFile, OutputError, check_output, write_atomic
+from qwirkle_tools.formats.fileio import AtomicFile, OutputError, check_output, write_atomic
 
 
 def test_write_atomic_replaces_and_keeps_the_mode(tmp_path: Path) -> None:
@@ -118,7 +118,7 @@ FILES = {"a.txt": b"1", "b.txt": b"2"}
 
 
 def test_write_folder_new_and_replaced(tmp_path: Path) -> None:
-    from qwirkle_tools.fileio import write_folder
+    from qwirkle_tools.formats.fileio import write_folder
 
     out = tmp_path / "report"
     write_folder(out, FILES)
@@ -131,7 +131,7 @@ def test_write_folder_new_and_replaced(tmp_path: Path) -> None:
 
 
 def test_write_folder_never_replaces_other_files(tmp_path: Path) -> None:
-    from qwirkle_tools.fileio import write_folder
+    from qwirkle_tools.formats.fileio import write_folder
 
     out = tmp_path / "mine"
     out.mkdir()
@@ -144,7 +144,7 @@ def test_write_folder_never_replaces_other_files(tmp_path: Path) -> None:
 @pytest.mark.parametrize("after", [0, 1])
 def test_an_interrupted_folder_leaves_the_old_one_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                         after: int) -> None:
-    from qwirkle_tools.fileio import write_folder
+    from qwirkle_tools.formats.fileio import write_folder
 
     out = tmp_path / "report"
     write_folder(out, FILES)
@@ -166,7 +166,7 @@ def test_an_interrupted_folder_leaves_the_old_one_whole(tmp_path: Path, monkeypa
 
 def test_interrupted_between_the_renames_puts_the_old_folder_back(tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    from qwirkle_tools.fileio import write_folder
+    from qwirkle_tools.formats.fileio import write_folder
 
     out = tmp_path / "report"
     write_folder(out, FILES)
@@ -184,7 +184,7 @@ def test_interrupted_between_the_renames_puts_the_old_folder_back(tmp_path: Path
 
 
 def test_a_folder_that_appears_meanwhile_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from qwirkle_tools import fileio
+    from qwirkle_tools.formats import fileio
 
     out = tmp_path / "report"
     real = fileio.check_folder
@@ -265,7 +265,7 @@ class _Refusing:
 @pytest.mark.parametrize("where", ["write", "fsync", "rename", "create"])
 def test_what_the_system_refuses_is_an_output_error_naming_the_file(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str, number: int, reason: str) -> None:
-    from qwirkle_tools.fileio import write_folder
+    from qwirkle_tools.formats.fileio import write_folder
 
     (tmp_path / "old.json").write_text("kept")
     refuse(monkeypatch, where, number)
@@ -283,7 +283,7 @@ def test_what_the_system_refuses_is_an_output_error_naming_the_file(
 
 
 def test_a_report_into_proc_is_an_output_error() -> None:
-    from qwirkle_tools.fileio import write_folder
+    from qwirkle_tools.formats.fileio import write_folder
 
     with pytest.raises(OutputError, match="^/proc/qwirkle-report: cannot write: "):
         write_folder("/proc/qwirkle-report", FILES)

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qwirkle_tools.findings import CODES, MAX_MESSAGE, Finding, make, parse_line
+from qwirkle_tools.core.findings import CODES, MAX_MESSAGE, Finding, make, parse_line
 
 places = st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), min_size=1, max_size=40).filter(
     lambda s: ": " not in s and ":turn " not in s and s.strip() == s and s.isprintable())

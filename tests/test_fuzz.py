@@ -49,9 +49,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from qwirkle_tools.cli import app
-from qwirkle_tools.findings import CODES, MAX_FINDINGS, MAX_MESSAGE
-from qwirkle_tools.validate import check_data, parse_source
+from qwirkle_tools.analysis.validate import check_data
+from qwirkle_tools.cli.app import app
+from qwirkle_tools.core.findings import CODES, MAX_FINDINGS, MAX_MESSAGE
+from qwirkle_tools.formats.sources import parse_source
 
 runner = CliRunner()
 EXIT_CODES = {0, 1, 2}
@@ -252,7 +253,7 @@ def test_every_command_gives_a_result_or_a_clear_error(case: tuple[str, bytes], 
 
 
 def _reads_as_tiles(text: str) -> bool:
-    from qwirkle_tools.tiles import TileError, parse_tiles
+    from qwirkle_tools.core.tiles import TileError, parse_tiles
 
     try:
         parse_tiles(text)
@@ -405,7 +406,7 @@ BAD_INPUTS = {  # kind -> (file bytes, what validate says)
 @fuzz_settings(12)
 @given(fuzzing.damaged_data(max_ops=2, ops=fuzzing.COST_OPS), st.data())
 def test_lists_past_the_limits_and_long_rows_cost_a_bounded_replay(case: tuple[str, Any], data: st.DataObject) -> None:
-    from qwirkle_tools.findings import MAX_FINDINGS
+    from qwirkle_tools.core.findings import MAX_FINDINGS
 
     tried()
     _, record = case
@@ -457,7 +458,7 @@ def test_accepted_oddities(kind: str) -> None:
 
 
 def test_a_file_over_the_size_limit_is_not_read(tmp_path: Path) -> None:
-    from qwirkle_tools.validate import MAX_FILE_BYTES
+    from qwirkle_tools.formats.sources import MAX_FILE_BYTES
 
     path = tmp_path / "huge.json"
     with path.open("wb") as handle:  # sparse: nothing is written to the disk
@@ -538,7 +539,7 @@ def test_a_hostile_endpoint_is_one_line_and_exit_2(case: tuple[str, dict[str, An
     # --dask at a port that is not a scheduler: silent, closing, garbage, a frame of 2^62
     # bytes, HTTP, TLS, a byte at a time, or a handshake and then garbage
     pytest.importorskip("distributed")
-    from qwirkle_tools import cluster
+    from qwirkle_tools.corpus import cluster
 
     tried()
     kind, spec = case

@@ -9,13 +9,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qwirkle_tools.board import Placement
-from qwirkle_tools.engine import IllegalMoveError, replay
-from qwirkle_tools.game import Game, Move, MoveError, _legal
-from qwirkle_tools.record import Record, from_data
-from qwirkle_tools.rules import Rules
-from qwirkle_tools.simulate import simulate
-from qwirkle_tools.tiles import COPIES, TILES, Tile
+from qwirkle_tools.core.board import Placement
+from qwirkle_tools.core.rules import Rules
+from qwirkle_tools.core.tiles import COPIES, TILES, Tile
+from qwirkle_tools.formats.record import Record, from_data
+from qwirkle_tools.play.engine import IllegalMoveError, replay
+from qwirkle_tools.play.game import Game, Move, MoveError, _legal
+from qwirkle_tools.play.simulate import simulate
 
 
 def snapshot(game: Game) -> tuple[Any, ...]:
@@ -78,7 +78,7 @@ def test_deal_is_the_seeded_self_play_deal() -> None:
 
 def test_the_starter_has_the_largest_group_and_must_place_it() -> None:
     game = Game.deal(4, seed=11)
-    from qwirkle_tools.tiles import largest_group
+    from qwirkle_tools.core.tiles import largest_group
 
     sizes = [largest_group(r) for r in game.racks]
     assert game.to_move == sizes.index(max(sizes))

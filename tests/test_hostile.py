@@ -11,7 +11,7 @@ import pytest
 from conftest import simulated
 from typer.testing import CliRunner
 
-from qwirkle_tools.cli import app
+from qwirkle_tools.cli.app import app
 
 runner = CliRunner()
 
@@ -127,7 +127,7 @@ def test_names_that_differ_only_in_invisible_characters_are_told_apart_wherever_
         code, out, err = run(*args)
         assert "Ana\\x07" in out + err and "Ana\\u200b" in out + err, args
     # the notation's and a sheet's excerpts show them too, the caret under its place
-    from qwirkle_tools.findings import excerpt
+    from qwirkle_tools.core.findings import excerpt
 
     assert excerpt("Players: Ana\x07, Ana\u200b", 19).splitlines() == ["Players: Ana\\x07, Ana\\u200b", " " * 21 + "^"]
 
@@ -219,8 +219,8 @@ def test_moves_on_a_crowded_board_is_bounded(tmp_path: Path) -> None:
 def test_a_long_record_is_charted_in_spans(tmp_path: Path) -> None:
     from conftest import game, place
 
-    from qwirkle_tools import charts
-    from qwirkle_tools.record import from_data
+    from qwirkle_tools.formats.record import from_data
+    from qwirkle_tools.outputs import charts
 
     record = from_data(game(*[place(i % 2, score=i % 7 + 1) for i in range(3000)]))
     fig = charts.turns(record)

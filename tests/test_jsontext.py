@@ -7,8 +7,8 @@ import json
 import pytest
 from conftest import game, place
 
-from qwirkle_tools.jsontext import MAX_DEPTH, inexact_integers, parse_json
-from qwirkle_tools.record import dumps, from_data
+from qwirkle_tools.formats.jsontext import MAX_DEPTH, inexact_integers, parse_json
+from qwirkle_tools.formats.record import dumps, from_data
 
 
 def _error(text: bytes, exact: bool) -> str:

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qwirkle_tools.board import STEP_X, STEP_Y, Board, Placement, key_cell
-from qwirkle_tools.lines import (
+from qwirkle_tools.core.board import STEP_X, STEP_Y, Board, Placement, key_cell
+from qwirkle_tools.core.lines import (
     ALL,
     LINE_MAX,
     accepts,
@@ -18,7 +18,7 @@ from qwirkle_tools.lines import (
     points,
     walk,
 )
-from qwirkle_tools.tiles import TILES, Tile, parse_tiles
+from qwirkle_tools.core.tiles import TILES, Tile, parse_tiles
 
 line_fault = fault
 

@@ -12,16 +12,16 @@ from typing import Any
 import pytest
 from conftest import game, place, simulated
 
-from qwirkle_tools.analysis import analyse, analysis_data, annotated, chance_held, open_fives
-from qwirkle_tools.board import Placement
-from qwirkle_tools.engine import replay
-from qwirkle_tools.lookahead import MARGIN, Settings, choose, judge, sample_racks
-from qwirkle_tools.movegen import generate_raw
-from qwirkle_tools.record import from_data
-from qwirkle_tools.rules import DEFAULT_RULES
-from qwirkle_tools.simulate import seat_policies, simulate
-from qwirkle_tools.tiles import parse_tiles
-from qwirkle_tools.validate import check_data
+from qwirkle_tools.analysis.analyse import analyse, analysis_data, annotated, chance_held, open_fives
+from qwirkle_tools.analysis.validate import check_data
+from qwirkle_tools.core.board import Placement
+from qwirkle_tools.core.movegen import generate_raw
+from qwirkle_tools.core.rules import DEFAULT_RULES
+from qwirkle_tools.core.tiles import parse_tiles
+from qwirkle_tools.formats.record import from_data
+from qwirkle_tools.play.engine import replay
+from qwirkle_tools.play.lookahead import MARGIN, Settings, choose, judge, sample_racks
+from qwirkle_tools.play.simulate import seat_policies, simulate
 
 FOUR_REDS = [{"tile": t, "x": x, "y": 0} for x, t in enumerate(["red-circle", "red-cross", "red-diamond", "red-square"])]
 
@@ -88,8 +88,8 @@ def test_open_fives_in_the_tables_and_the_annotation() -> None:
     assert turn["open_fives"] == [{"line": [[x, 0] for x in range(5)], "missing": "red-clover",
                                    "cells": [[-1, 0], [5, 0]], "unseen": 3, "chance": 0.1743}]
     assert analysis.players[0].open_fives == 1 and analysis.players[1].open_fives == 0
-    from qwirkle_tools.reporting import CSV_COLUMNS, turn_table_csv
-    from qwirkle_tools.rescore import rescore
+    from qwirkle_tools.analysis.rescore import rescore
+    from qwirkle_tools.outputs.reporting import CSV_COLUMNS, turn_table_csv
 
     history = replay(record)
     header, row = csv.reader(io.StringIO(turn_table_csv(rescore(history), analysis)))
@@ -187,7 +187,7 @@ def test_seat_policies() -> None:
 def test_cli_annotate_engine_and_simulate_policies(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from qwirkle_tools.cli import app
+    from qwirkle_tools.cli.app import app
 
     runner = CliRunner()
     corpus = tmp_path / "match.jsonl"
@@ -212,7 +212,7 @@ def test_cli_annotate_engine_and_simulate_policies(tmp_path: Path) -> None:
 
 
 def test_board_picture_marks_the_open_five(tmp_path: Path) -> None:
-    from qwirkle_tools.pictures import board_view
+    from qwirkle_tools.outputs.pictures import board_view
 
     data = game(place(0, "rt@4,0", 5, rack="rt bc yd gs pt ox"), setup={"board": FOUR_REDS})
     view = board_view(replay(from_data(data)), 1)
@@ -223,7 +223,7 @@ def test_board_picture_marks_the_open_five(tmp_path: Path) -> None:
 def test_a_position_with_thousands_of_moves_is_noted_not_judged() -> None:
     from conftest import CIRCLES, crowded
 
-    from qwirkle_tools.lookahead import REPLY_LIMIT
+    from qwirkle_tools.play.lookahead import REPLY_LIMIT
 
     circles = [str(t) for t in parse_tiles(CIRCLES.split())]
     data = game({"player": 0, "action": "exchange", "tiles": circles, "rack": circles}, setup=crowded(tiles=2))
@@ -256,9 +256,9 @@ def crowded_lookahead_record(turns: int) -> dict[str, Any]:
 
 
 def test_the_lookaheads_reply_positions_are_charged_to_the_records_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    import qwirkle_tools.analysis as analysis
-    import qwirkle_tools.movegen as movegen
-    from qwirkle_tools.movegen import TooManyMoves
+    import qwirkle_tools.analysis.analyse as analysis
+    import qwirkle_tools.core.movegen as movegen
+    from qwirkle_tools.core.movegen import TooManyMoves
 
     generated = [0]
     table = movegen._table

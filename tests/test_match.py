@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from qwirkle_tools.engine import replay
-from qwirkle_tools.jsontext import parse_json
-from qwirkle_tools.match import Match, Sprt, format_summary, outcome, run, summarise, wilson
-from qwirkle_tools.record import Record, from_data
+from qwirkle_tools.bots.match import Match, Sprt, format_summary, outcome, run, summarise, wilson
+from qwirkle_tools.formats.jsontext import parse_json
+from qwirkle_tools.formats.record import Record, from_data
+from qwirkle_tools.play.engine import replay
 
 ROOT = Path(__file__).parent.parent
 BOTS = Path(__file__).parent / "bots"

@@ -17,11 +17,11 @@ from conftest import play
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qwirkle_tools.board import Board, Placement, cell_key, key_cell
-from qwirkle_tools.movegen import best_move, generate, generate_raw
-from qwirkle_tools.rules import DEFAULT_RULES, Rules, judge
-from qwirkle_tools.simulate import simulate
-from qwirkle_tools.tiles import TILES, Tile, parse_tiles
+from qwirkle_tools.core.board import Board, Placement, cell_key, key_cell
+from qwirkle_tools.core.movegen import best_move, generate, generate_raw
+from qwirkle_tools.core.rules import DEFAULT_RULES, Rules, judge
+from qwirkle_tools.core.tiles import TILES, Tile, parse_tiles
+from qwirkle_tools.play.simulate import simulate
 
 MoveSet = dict[frozenset[Placement], tuple[int, int]]
 """A set of moves, each as its placements (order ignored), with (score, Qwirkles)."""
@@ -340,8 +340,8 @@ def test_moves_do_not_depend_on_the_boards_seen_before() -> None:
 def test_a_limit_bounds_the_work_on_a_crowded_board() -> None:
     from conftest import CIRCLES, crowded
 
-    from qwirkle_tools.movegen import TooManyMoves, generate_raw
-    from qwirkle_tools.record import Setup, from_data
+    from qwirkle_tools.core.movegen import TooManyMoves, generate_raw
+    from qwirkle_tools.formats.record import Setup, from_data
 
     setup = from_data({"format": "qwirkle-record", "version": 1, "players": [{"name": "A"}, {"name": "B"}],
                        "turns": [], "setup": crowded()}).setup
@@ -356,8 +356,8 @@ def test_a_limit_bounds_the_work_on_a_crowded_board() -> None:
 
 def test_no_move_extends_a_line_longer_than_the_rules_allow() -> None:
     # a row of 10 reds (left by illegal moves): no tile may join it at either end, however long it is
-    from qwirkle_tools.board import Placement
-    from qwirkle_tools.tiles import Tile
+    from qwirkle_tools.core.board import Placement
+    from qwirkle_tools.core.tiles import Tile
 
     row = {Placement(Tile.parse(t), x, 0).key: int(Tile.parse(t)) for x, t in enumerate("rc rx rd rs rt rl rc rx rd rs".split())}
     moves = generate(row, [int(Tile.parse(t)) for t in "rc rx rd bc gc yc".split()])

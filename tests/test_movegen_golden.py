@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from qwirkle_tools.board import Board
-from qwirkle_tools.movegen import generate
-from qwirkle_tools.tiles import parse_tiles
+from qwirkle_tools.core.board import Board
+from qwirkle_tools.core.movegen import generate
+from qwirkle_tools.core.tiles import parse_tiles
 
 GOLDEN = Path(__file__).parent / "golden" / "perft.txt"
 

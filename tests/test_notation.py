@@ -17,12 +17,13 @@ from hypothesis import strategies as st
 from test_engine import cut
 from test_record import records
 
-from qwirkle_tools.findings import MAX_FINDINGS, MAX_MESSAGE, STOPPED
-from qwirkle_tools.notation import comment_text, dropped, format_qgn, parse_qgn, strip_dropped, tokens
-from qwirkle_tools.record import Record, dumps, from_data
-from qwirkle_tools.rules import RULE_KEYS
-from qwirkle_tools.schema import MAX_TURNS
-from qwirkle_tools.validate import Source, check_source
+from qwirkle_tools.analysis.validate import check_source
+from qwirkle_tools.core.findings import MAX_FINDINGS, MAX_MESSAGE, STOPPED
+from qwirkle_tools.core.rules import RULE_KEYS
+from qwirkle_tools.formats.notation import comment_text, dropped, format_qgn, parse_qgn, strip_dropped, tokens
+from qwirkle_tools.formats.record import Record, dumps, from_data
+from qwirkle_tools.formats.schema import MAX_TURNS
+from qwirkle_tools.formats.sources import Source
 
 SAMPLES = Path(__file__).parent.parent / "sample_games"
 

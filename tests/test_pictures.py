@@ -5,8 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from qwirkle_tools.board import Board, Placement
-from qwirkle_tools.pictures import COLOUR_HEX, SHAPE_SYMBOLS, board_figure, board_text
+from qwirkle_tools.core.board import Board, Placement
+from qwirkle_tools.outputs.pictures import COLOUR_HEX, SHAPE_SYMBOLS, board_figure, board_text
 
 BOARD = Board.parse("""
     @-1,0
@@ -49,7 +49,7 @@ def test_palette_has_six_distinct_colours() -> None:
 
 
 def test_pictures_module_does_not_import_matplotlib() -> None:
-    code = "import sys, qwirkle_tools.pictures; print('matplotlib' in sys.modules)"
+    code = "import sys, qwirkle_tools.outputs.pictures; print('matplotlib' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
 
@@ -71,7 +71,7 @@ def test_far_apart_tiles_are_drawn_with_gaps_not_thousands_of_columns() -> None:
 def test_a_board_beyond_the_shown_size_is_cut_and_says_how_many_tiles_are_not_drawn() -> None:
     from matplotlib.patches import FancyBboxPatch
 
-    from qwirkle_tools.pictures import MAX_SHOWN
+    from qwirkle_tools.outputs.pictures import MAX_SHOWN
 
     board = Board().place([Placement.parse(f"rc@{2 * i},{i}") for i in range(MAX_SHOWN)])
     lines = board_text(board, colour=False).splitlines()

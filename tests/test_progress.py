@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from qwirkle_tools.progress import Progress
+from qwirkle_tools.cli.progress import Progress
 
 
 def test_disabled_bar_writes_nothing() -> None:

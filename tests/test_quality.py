@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from qwirkle_tools.findings import CODES
+from qwirkle_tools.core.findings import CODES
 
 ROOT = Path(__file__).parent.parent
 

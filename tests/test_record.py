@@ -9,8 +9,8 @@ from conftest import game, place, simulated
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qwirkle_tools.record import RecordError, dumps, from_data, from_data_lenient, loads
-from qwirkle_tools.tiles import TILES, Tile
+from qwirkle_tools.core.tiles import TILES, Tile
+from qwirkle_tools.formats.record import RecordError, dumps, from_data, from_data_lenient, loads
 
 
 def test_reads_every_field() -> None:

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from conftest import game, place
 
-from qwirkle_tools import engine
-from qwirkle_tools.analysis import analyse
-from qwirkle_tools.record import from_data, loads
-from qwirkle_tools.reporting import CSV_COLUMNS, FILES, build, summary, turn_table_csv
-from qwirkle_tools.rescore import rescore
+from qwirkle_tools.analysis.analyse import analyse
+from qwirkle_tools.analysis.rescore import rescore
+from qwirkle_tools.formats.record import from_data, loads
+from qwirkle_tools.outputs.reporting import CSV_COLUMNS, FILES, build, summary, turn_table_csv
+from qwirkle_tools.play import engine
 
 SAMPLES = Path(__file__).parent.parent / "sample_games"
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from conftest import game, place, simulated
 
-from qwirkle_tools.engine import replay
-from qwirkle_tools.record import from_data
-from qwirkle_tools.rescore import corrected, rescore
-from qwirkle_tools.validate import check_data
+from qwirkle_tools.analysis.rescore import corrected, rescore
+from qwirkle_tools.analysis.validate import check_data
+from qwirkle_tools.formats.record import from_data
+from qwirkle_tools.play.engine import replay
 
 
 def small() -> dict[str, object]:

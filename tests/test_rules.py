@@ -17,9 +17,9 @@ from conftest import play
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qwirkle_tools.board import Board, Placement, cell_key, key_cell
-from qwirkle_tools.movegen import generate
-from qwirkle_tools.rules import (
+from qwirkle_tools.core.board import Board, Placement, cell_key, key_cell
+from qwirkle_tools.core.movegen import generate
+from qwirkle_tools.core.rules import (
     DEFAULT_RULES,
     LineScore,
     Rules,
@@ -29,8 +29,8 @@ from qwirkle_tools.rules import (
     playable_tile,
     score,
 )
-from qwirkle_tools.simulate import simulate
-from qwirkle_tools.tiles import TILES, Tile, parse_tiles
+from qwirkle_tools.core.tiles import TILES, Tile, parse_tiles
+from qwirkle_tools.play.simulate import simulate
 
 
 def mv(text: str) -> list[Placement]:
@@ -434,7 +434,7 @@ def bent_moves(draw: st.DrawFn, cells: Mapping[int, int], bag: list[int]) -> lis
 
 def reference_score(cells: Mapping[int, int], move: list[Placement], rules: Rules = DEFAULT_RULES) -> int | None:
     """The score of a legal move, else ``None``: RULES.md read literally, with
-    coordinates and sets, independently of qwirkle_tools.lines and rules."""
+    coordinates and sets, independently of qwirkle_tools.core.lines and rules."""
     board = {key_cell(k): TILES[t] for k, t in cells.items()}
     spots = [(p.x, p.y) for p in move]
     if not move or len(set(spots)) != len(spots) or any(c in board for c in spots):
@@ -552,7 +552,7 @@ def test_simulated_games_are_legal_turn_by_turn(seed: int, policy: str) -> None:
 
 
 def test_a_moves_score_with_the_end_bonus_is_composed_once() -> None:
-    from qwirkle_tools.rules import Rules
+    from qwirkle_tools.core.rules import Rules
 
     rules = Rules(end_bonus=6)
     assert rules.scored(7, 3, 3, 0) == 13  # empties the rack with the bag empty

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from qwirkle_tools.engine import replay
-from qwirkle_tools.record import from_data
-from qwirkle_tools.validate import validate
+from qwirkle_tools.analysis.validate import validate
+from qwirkle_tools.formats.record import from_data
+from qwirkle_tools.play.engine import replay
 
 SAMPLES = Path(__file__).parent.parent / "sample_games"
 GAME = SAMPLES / "296-295.json"

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from qwirkle_tools.engine import replay
-from qwirkle_tools.record import from_data
-from qwirkle_tools.validate import validate
+from qwirkle_tools.analysis.validate import validate
+from qwirkle_tools.formats.record import from_data
+from qwirkle_tools.play.engine import replay
 
 SAMPLES = Path(__file__).parent.parent / "sample_games"
 
@@ -50,7 +50,7 @@ def test_every_sample_is_pinned_and_described() -> None:
 
 
 def test_double_qwirkle_game() -> None:
-    from qwirkle_tools.engine import replay
+    from qwirkle_tools.play.engine import replay
 
     data = json.loads((SAMPLES / "double-qwirkle.json").read_text())
     doubles = [(r.index + 1, r.score.total) for r in replay(from_data(data)) if r.score is not None and r.score.qwirkles == 2]
@@ -59,7 +59,7 @@ def test_double_qwirkle_game() -> None:
 
 
 def test_mistakes_game_has_missed_qwirkles_for_the_analysis() -> None:
-    from qwirkle_tools.analysis import analyse
+    from qwirkle_tools.analysis.analyse import analyse
 
     data = json.loads((SAMPLES / "mistakes.json").read_text())
     flagged = {t.turn for t in analyse(from_data(data)).turns if "missed-qwirkle" in t.flags}

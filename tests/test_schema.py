@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from conftest import game, place, simulated
 
-from qwirkle_tools import schema
+from qwirkle_tools.formats import schema
 
 ROOT = Path(__file__).parent.parent
 
@@ -131,11 +131,11 @@ def test_data_too_deep_to_check_is_a_finding_with_its_place() -> None:
 
 
 def test_the_limits_in_the_schema_are_the_code_s() -> None:
-    from qwirkle_tools.board import COORD_LIMIT
+    from qwirkle_tools.core.board import COORD_LIMIT
 
     defs = schema.schema()["$defs"]
     assert schema.schema()["properties"]["turns"]["maxItems"] == schema.MAX_TURNS
-    from qwirkle_tools.tiles import RACK_SIZE, TILE_COUNT  # the limits the notation and sheet readers stop at
+    from qwirkle_tools.core.tiles import RACK_SIZE, TILE_COUNT  # the limits the notation and sheet readers stop at
 
     top = schema.schema()["properties"]
     assert top["players"]["maxItems"] == top["setup"]["properties"]["racks"]["maxItems"] == schema.MAX_PLAYERS
@@ -148,7 +148,7 @@ def test_the_limits_in_the_schema_are_the_code_s() -> None:
 
 
 def test_a_list_far_past_its_limit_is_one_finding_not_one_per_element() -> None:
-    from qwirkle_tools.findings import MAX_FINDINGS
+    from qwirkle_tools.core.findings import MAX_FINDINGS
 
     # 5,000 unknown tiles in one turn: one finding for the length; the elements past the limit are not checked
     data = game({"player": 0, "action": "place", "tiles": [{"tile": "nope", "x": i, "y": 0} for i in range(5_000)]})

@@ -1,7 +1,7 @@
 """Differential tests of the schema check on damaged records.
 
 The reference engine (jsonschema) and the fast path (jsonschema-rs, see
-:mod:`qwirkle_tools.schema`) must give the same verdict on every record and
+:mod:`qwirkle_tools.formats.schema`) must give the same verdict on every record and
 fail it at the same JSON pointers; the tool's own schema findings must be
 the reference's, plus the whole-number floats it also refuses; the
 validator must call a record schema-invalid exactly then; and the two
@@ -22,9 +22,10 @@ import fuzzing
 from fuzzing import damaged_files, fuzz_settings, tried
 from hypothesis import given
 
-from qwirkle_tools import schema
-from qwirkle_tools.record import deep_enough
-from qwirkle_tools.validate import Source, check_data, check_source, parse_source
+from qwirkle_tools.analysis.validate import check_data, check_source
+from qwirkle_tools.formats import schema
+from qwirkle_tools.formats.record import deep_enough
+from qwirkle_tools.formats.sources import Source, parse_source
 
 report_cases = fuzzing.report_cases  # prints the case counts of a long run
 

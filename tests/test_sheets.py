@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from qwirkle_tools.engine import replay
-from qwirkle_tools.findings import MAX_FINDINGS, STOPPED
-from qwirkle_tools.record import from_data
-from qwirkle_tools.schema import MAX_TURNS
-from qwirkle_tools.sheets import parse_sheet, separator
-from qwirkle_tools.validate import Source, check_source, read_record
+from qwirkle_tools.analysis.validate import check_source
+from qwirkle_tools.core.findings import MAX_FINDINGS, STOPPED
+from qwirkle_tools.formats.record import from_data
+from qwirkle_tools.formats.schema import MAX_TURNS
+from qwirkle_tools.formats.sheets import parse_sheet, separator
+from qwirkle_tools.formats.sources import Source, read_record
+from qwirkle_tools.play.engine import replay
 
 SAMPLES = Path(__file__).parent.parent / "sample_games"
 

@@ -195,7 +195,8 @@ runpy.run_module("qwirkle_tools", run_name="__main__", alter_sys=True)
 
 
 @pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
-@pytest.mark.parametrize("moment", ["qwirkle_tools.launch", "click", "qwirkle_tools.cli", "qwirkle_tools.validate"])
+@pytest.mark.parametrize("moment", ["qwirkle_tools.cli.launch", "click", "qwirkle_tools.cli.app",
+                                    "qwirkle_tools.analysis.validate"])
 def test_a_signal_while_the_entry_point_loads_ends_the_run_in_one_line(tmp_path: Path, moment: str, sig: str) -> None:
     game = ROOT / "sample_games" / "complete-2p.json"
     proc = subprocess.run([sys.executable, "-c", AT_IMPORT, moment, sig, "validate", str(game)], cwd=tmp_path,
@@ -208,7 +209,7 @@ def test_a_signal_while_the_entry_point_loads_ends_the_run_in_one_line(tmp_path:
 
 AT_END = """
 import os, signal, sys
-import qwirkle_tools.launch as launch
+import qwirkle_tools.cli.launch as launch
 run, sig = launch._run, getattr(signal, sys.argv.pop(1))
 def then_a_signal():
     code = run()

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
-from qwirkle_tools.board import Placement
-from qwirkle_tools.rules import playable_tile
-from qwirkle_tools.simulate import game_seed, simulate, simulate_line
-from qwirkle_tools.tiles import COPIES, TILES
-from qwirkle_tools.validate import check_data
+from qwirkle_tools.analysis.validate import check_data
+from qwirkle_tools.core.board import Placement
+from qwirkle_tools.core.rules import playable_tile
+from qwirkle_tools.core.tiles import COPIES, TILES
+from qwirkle_tools.play.simulate import game_seed, simulate, simulate_line
 
 DEAD = 100040602  # greedy play builds a 3x6 block of all 18 stars; nothing else can ever be placed
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from qwirkle_tools.corpus import FINDING_COLUMNS, GAME_COLUMNS, TURN_COLUMNS, run
-from qwirkle_tools.fileio import OutputError
-from qwirkle_tools.tables import TableWriter, describe, load, tables
+from qwirkle_tools.corpus.rows import FINDING_COLUMNS, GAME_COLUMNS, TURN_COLUMNS, run
+from qwirkle_tools.corpus.tables import TableWriter, describe, load, tables
+from qwirkle_tools.formats.fileio import OutputError
 
 ROOT = Path(__file__).parent.parent
 SAMPLES = ROOT / "sample_games"

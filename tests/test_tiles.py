@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qwirkle_tools.tiles import (
+from qwirkle_tools.core.tiles import (
     COLOURS,
     SHAPES,
     TILE_COUNT,
@@ -198,7 +198,7 @@ def test_largest_group_matches_a_direct_count(rack: list[Tile]) -> None:
 
 @given(st.lists(st.sampled_from(TILES), max_size=12), st.booleans())
 def test_format_tiles_round_trips(tiles: list[Tile], short: bool) -> None:
-    from qwirkle_tools.tiles import format_tiles
+    from qwirkle_tools.core.tiles import format_tiles
 
     text = format_tiles(tiles, short)
     assert parse_tiles(text) == tiles

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from conftest import game, place, simulated
 
-from qwirkle_tools.validate import MAX_FILE_BYTES, InputError, check_data, parse_source, validate
+from qwirkle_tools.analysis.validate import check_data, validate
+from qwirkle_tools.formats.sources import MAX_FILE_BYTES, InputError, parse_source
 
 
 def write(path: Path, data: object) -> Path:
@@ -75,7 +76,7 @@ def test_byte_order_mark_is_accepted() -> None:
 
 
 def test_too_large_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import qwirkle_tools.validate as v
+    import qwirkle_tools.analysis.validate as v
 
     monkeypatch.setattr(v, "MAX_FILE_BYTES", 100)
     path = write(tmp_path / "big.json", simulated(2, 1))
@@ -93,7 +94,7 @@ def test_missing_paths_and_empty_folders_stop_before_any_work(tmp_path: Path) ->
 
 
 def test_wrong_types_everywhere_never_raise() -> None:
-    from qwirkle_tools.schema import reference_is_valid
+    from qwirkle_tools.formats.schema import reference_is_valid
 
     base = game(place(0, "rc@0,0 rs@1,0", 2, rack="rc rs bd yx gl pt", draw="oc ox"), result={"scores": [2, 0]})
     assert check_data(base)[1] == []
@@ -161,8 +162,8 @@ def test_blank_corpus_is_an_input_error(tmp_path: Path) -> None:
 
 
 def test_custom_rules_are_written_into_simulated_records() -> None:
-    from qwirkle_tools.rules import Rules
-    from qwirkle_tools.simulate import simulate
+    from qwirkle_tools.core.rules import Rules
+    from qwirkle_tools.play.simulate import simulate
 
     data = simulate(2, 3, rules=Rules(2, 3, 10))
     assert data["rules"] == {"lone_tile_score": 2, "qwirkle_bonus": 3, "end_bonus": 10}
@@ -172,7 +173,7 @@ def test_custom_rules_are_written_into_simulated_records() -> None:
 # -- limits: a clear finding, never exhaustion (regressions found by fuzzing) --
 
 def test_too_many_turns_is_one_finding_and_no_replay() -> None:
-    from qwirkle_tools.schema import MAX_TURNS
+    from qwirkle_tools.formats.schema import MAX_TURNS
 
     data = game(*[{"player": i % 2, "action": "pass"} for i in range(2 * MAX_TURNS)])
     record, found = check_data(data)  # was: 19,999 findings of a replay of every turn
@@ -181,7 +182,7 @@ def test_too_many_turns_is_one_finding_and_no_replay() -> None:
 
 
 def test_a_corpus_line_over_the_limit_is_not_held_in_memory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import qwirkle_tools.validate as v
+    import qwirkle_tools.analysis.validate as v
 
     monkeypatch.setattr(v, "MAX_FILE_BYTES", 200)
     good = json.dumps(game(place(0, "rc@0,0", 1)), separators=(",", ":")).encode()
@@ -194,7 +195,8 @@ def test_a_corpus_line_over_the_limit_is_not_held_in_memory(tmp_path: Path, monk
 
 
 def test_big_integers_are_quoted_as_written_in_every_reading_mode() -> None:
-    from qwirkle_tools.validate import Source, check_source
+    from qwirkle_tools.analysis.validate import check_source
+    from qwirkle_tools.formats.sources import Source
 
     data = game(place(0, "rc@0,0 rs@1,0", 2))
     data["turns"][0]["score"] = 10**30  # orjson reads it as 1e+30: the message said "1e+30"
@@ -205,8 +207,8 @@ def test_big_integers_are_quoted_as_written_in_every_reading_mode() -> None:
 
 
 def test_every_path_caps_a_records_findings_with_one_note(tmp_path: Path) -> None:
-    from qwirkle_tools.findings import MAX_FINDINGS, STOPPED
-    from qwirkle_tools.validate import UnreadableRecord, read_record
+    from qwirkle_tools.core.findings import MAX_FINDINGS, STOPPED
+    from qwirkle_tools.formats.sources import UnreadableRecord, read_record
 
     # a game in the notation with 1,500 unreadable turn lines: its reader's findings, capped as the replay's are
     lines = ["Players: Ana, Ben", ""] + [f"{i}. Ana zz@0,0 2" for i in range(1, 1_501)]

@@ -15,13 +15,13 @@ from typing import Any
 import pytest
 from conftest import game, place
 
-from qwirkle_tools.analysis import analyse
-from qwirkle_tools.engine import replay
-from qwirkle_tools.record import from_data, loads
-from qwirkle_tools.reporting import build
-from qwirkle_tools.tiles import TILES, parse_tiles
-from qwirkle_tools.validate import check_data
-from qwirkle_tools.viewer import page, page_data, script_json
+from qwirkle_tools.analysis.analyse import analyse
+from qwirkle_tools.analysis.validate import check_data
+from qwirkle_tools.core.tiles import TILES, parse_tiles
+from qwirkle_tools.formats.record import from_data, loads
+from qwirkle_tools.outputs.reporting import build
+from qwirkle_tools.outputs.viewer import page, page_data, script_json
+from qwirkle_tools.play.engine import replay
 
 SAMPLES = Path(__file__).parent.parent / "sample_games"
 HOSTILE = ["</script><script>window.__pwned = 1</script>", "<img src=x onerror=\"window.__pwned=2\">",
@@ -171,7 +171,7 @@ def too_wide() -> dict[str, Any]:
     """A record that puts down more tiles than the game has, lone and far apart, one a turn (illegal
     moves); the racks stay full, so the game goes on, and no Qwirkle is possible, so no ghost tiles
     widen the board."""
-    from qwirkle_tools.pictures import MAX_SHOWN
+    from qwirkle_tools.outputs.pictures import MAX_SHOWN
 
     return game(*[place(i % 2, f"rc@{10 * i},{10 * i}", rack="rc gx yd bs pt ol") for i in range(MAX_SHOWN)])
 
@@ -189,7 +189,7 @@ def test_a_record_of_more_tiles_than_the_game_has_is_drawn_whole_to_the_108th() 
 
 def huge_sheet(turns: int = 400) -> dict[str, Any]:
     """A valid score sheet whose every turn scores the most a sheet's cell may hold."""
-    from qwirkle_tools.sheets import MAX_POINTS
+    from qwirkle_tools.formats.sheets import MAX_POINTS
 
     return game(*[place(i % 2, score=MAX_POINTS) for i in range(turns)])
 

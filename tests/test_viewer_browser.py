@@ -1,6 +1,6 @@
 """The viewer page in a real browser: Playwright driving the system Chromium.
 
-Every sample game is written with ``qwirkle_tools.viewer.page``, opened from
+Every sample game is written with ``qwirkle_tools.outputs.viewer.page``, opened from
 disk and stepped with the keys, the slider, the move list and the chart; the
 board tiles, the scores and the tile tracker are read through the page's
 documented hooks and compared with the library's replay. No request but the
@@ -23,10 +23,10 @@ from typing import Any
 import pytest
 from test_viewer import HOSTILE, hostile_data, huge_sheet, isolated, too_wide
 
-from qwirkle_tools.engine import History, replay
-from qwirkle_tools.record import from_data, loads
-from qwirkle_tools.tiles import TILES
-from qwirkle_tools.viewer import page
+from qwirkle_tools.core.tiles import TILES
+from qwirkle_tools.formats.record import from_data, loads
+from qwirkle_tools.outputs.viewer import page
+from qwirkle_tools.play.engine import History, replay
 
 SAMPLES = Path(__file__).parent.parent / "sample_games"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -1,6 +1,6 @@
 """A Python-function player for the referee's tests: the lowest-scoring legal placement."""
 
-from qwirkle_tools.game import Move, SeatView
+from qwirkle_tools.play.game import Move, SeatView
 
 
 def weakest(view: SeatView) -> Move:

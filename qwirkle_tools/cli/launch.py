@@ -1,0 +1,160 @@
+"""The ``qwirkle`` command's entry point: signals, exit codes, the last line of defence.
+
+Nothing heavy is imported before the signal handlers are in place, so that
+an interrupt at any moment, even while the command line is still loading,
+ends the same way:
+
+* Ctrl-C (SIGINT): one line, ``qwirkle: interrupted``, exit code 130;
+* SIGTERM: one line, ``qwirkle: terminated``, exit code 143;
+* a closed pipe (``qwirkle validate ... | head``): quietly, exit code 0;
+* standard output that cannot be written (a full disk): one line, exit code 2;
+* anything else that escapes (a bug): one line, exit code 3
+  (``QWIRKLE_DEBUG=1`` shows the traceback).
+
+An interrupt is raised where the program is (SIGTERM as :class:`Terminated`),
+so every ``finally`` and ``with`` block runs and removes its temporary
+files; and once a signal came, the run ends with its exit code even if
+something on the way swallowed the exception (a library that turns it into
+a panic of its own, say). Outside the command itself (before it starts,
+while the last line is written, and before :func:`main` is called, from
+the entry point's first line on: see :mod:`qwirkle_tools.__main__`) a
+signal is only noted, never raised where no handler would catch it, and the
+run ends with its exit code all the same.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+EXIT_OK, EXIT_USAGE, EXIT_BUG, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 2, 3, 130, 143
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised where the program is, as Ctrl-C raises :class:`KeyboardInterrupt`."""
+
+
+_received: list[int] = []
+_armed: list[bool] = [False]
+"""Whether a signal is raised as an exception: only while the command runs, inside :func:`_run`'s handlers."""
+
+
+def _on_signal(number: int, frame: object) -> None:
+    _received.append(number)
+    if len(_received) > 1 or not _armed[0]:
+        return  # the run is already ending (let its cleanup finish), or is not running: main() ends it
+    _interrupt()
+
+
+def _interrupt() -> None:
+    if _received[0] == signal.SIGTERM:
+        raise Terminated
+    raise KeyboardInterrupt
+
+
+def main(noted: list[int] | None = None) -> None:
+    """Run the command line; exits with its code (see the module's notes).
+    ``noted``: the signals the entry point noted before (and goes on noting
+    until the handlers here take over). The process ignores SIGINT and
+    SIGTERM from its last line on."""
+    _received.clear()
+    _armed[0] = False
+    signal.signal(signal.SIGINT, _on_signal)
+    signal.signal(signal.SIGTERM, _on_signal)
+    _received.extend(noted or ())  # (after the handlers are in place: none is lost in between)
+    sys.unraisablehook = _unraisable
+    code = _run()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the run is over: nothing may interrupt its last line
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if _received:
+        code = EXIT_TERMINATED if signal.SIGTERM in _received else EXIT_INTERRUPTED
+        _say("terminated" if code == EXIT_TERMINATED else "interrupted")
+        # our own cleanup ran as the interrupt unwound the run; what is left are the
+        # interpreter's exit hooks, which can wait for ever on worker processes gone
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(code)
+    sys.exit(code)
+
+
+def _run() -> int:
+    try:
+        try:
+            _armed[0] = True
+            if _received:  # noted before the command started: it does not
+                _interrupt()
+            return _command()
+        finally:
+            _armed[0] = False  # from here on a signal is noted, and main() ends the run with its code
+    except BrokenPipeError:
+        try:
+            sys.stderr.close()
+        except OSError:
+            pass
+        return EXIT_OK
+    except (KeyboardInterrupt, Terminated):
+        return EXIT_INTERRUPTED  # main() says which, and how
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else EXIT_BUG
+    except BaseException as exc:  # a bug in the toolkit, or a library's panic: one line, never a traceback
+        if _received:
+            return EXIT_INTERRUPTED
+        if os.environ.get("QWIRKLE_DEBUG"):
+            raise
+        _say(f"internal error: {type(exc).__name__}: {str(exc)[:300]}")
+        _say("this is a bug; please report it (QWIRKLE_DEBUG=1 shows the traceback)")
+        return EXIT_BUG
+
+
+def _command() -> int:
+    for stream in (sys.stdout, sys.stderr):  # a name the terminal cannot show must not crash the run
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+    import click
+
+    from .app import app
+
+    try:
+        code = app(standalone_mode=False)
+    except click.exceptions.Abort:  # click's form of a KeyboardInterrupt
+        return EXIT_INTERRUPTED
+    except click.ClickException as exc:  # a bad option or argument: click's own message
+        exc.show()
+        return exc.exit_code
+    try:
+        sys.stdout.flush()  # now, not at exit: a full disk under standard output is said in one line
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        from .app import silence_stdout
+
+        silence_stdout()
+        _say(f"standard output: cannot write: {exc.strerror or exc}")
+        return EXIT_USAGE
+    return code if isinstance(code, int) else EXIT_OK
+
+
+def _unraisable(event: object) -> None:
+    """An exception where none can be raised (a finaliser, a weakref callback):
+    an interrupt landing there is already noted, anything else said in one line."""
+    kind = getattr(event, "exc_type", None)
+    if kind is not None and issubclass(kind, (KeyboardInterrupt, Terminated)):
+        return
+    value = getattr(event, "exc_value", None)
+    _say(f"ignored: {getattr(kind, '__name__', kind)}: {str(value)[:200]}")
+
+
+def _say(message: str) -> None:
+    try:
+        sys.stderr.write(f"qwirkle: {message}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):  # stderr closed or gone
+        pass
+
+
+__all__ = ["EXIT_BUG", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_TERMINATED", "Terminated", "main"]

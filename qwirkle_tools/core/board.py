@@ -1,0 +1,205 @@
+"""The board: which tile lies on which cell.
+
+Cells are ``(x, y)`` with ``x`` growing to the right and ``y`` downward. Inside,
+a cell is one integer key (see :func:`cell_key`) so that neighbours are plain
+additions; the public API speaks in ``(x, y)`` and :class:`Placement`.
+
+A :class:`Board` is immutable: :meth:`Board.place` returns a new board. It
+knows nothing of legality; :mod:`qwirkle_tools.core.rules` decides that.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from types import MappingProxyType
+from typing import NamedTuple
+
+from .errors import QwirkleError
+from .tiles import TILES, Tile
+
+COORD_LIMIT = 1_000_000
+"""Largest coordinate magnitude a record may use (the schema enforces it)."""
+
+_SHIFT = 22
+STEP_X = 1 << _SHIFT
+"""Key difference between a cell and its right-hand neighbour."""
+STEP_Y = 1
+"""Key difference between a cell and the cell below it."""
+_HALF = 1 << (_SHIFT - 1)
+
+
+def cell_key(x: int, y: int) -> int:
+    """One integer for a cell, valid while ``|x|, |y| <= COORD_LIMIT``."""
+    return (x << _SHIFT) + y
+
+
+def key_cell(key: int) -> tuple[int, int]:
+    """The ``(x, y)`` of a cell key; inverse of :func:`cell_key`."""
+    x = (key + _HALF) >> _SHIFT
+    return x, key - (x << _SHIFT)
+
+
+def cell_text(key: int) -> str:
+    """A cell key as ``(x,y)``, the form messages use."""
+    x, y = key_cell(key)
+    return f"({x},{y})"
+
+
+class PlacementError(QwirkleError, ValueError):
+    """A text that is no placement; the message quotes it."""
+
+
+class Placement(NamedTuple):
+    """A tile put on a cell: ``Placement(Tile.parse("rc"), 0, 0)``."""
+
+    tile: Tile
+    x: int
+    y: int
+
+    def __str__(self) -> str:
+        return f"{self.tile}@{self.x},{self.y}"
+
+    @classmethod
+    def parse(cls, text: str) -> Placement:
+        """Read ``tile@x,y`` (long or short tile form), as :meth:`__str__` writes."""
+        try:
+            name, _, where = text.partition("@")
+            x, y = where.split(",")
+            return cls(Tile.parse(name), int(x), int(y))
+        except ValueError as exc:
+            raise PlacementError(f"bad placement {text!r}: write tile@x,y ({exc})") from None
+
+    @property
+    def short(self) -> str:
+        """The short text form, ``rc@0,0``, for typing at a terminal (parsed by :meth:`parse` too)."""
+        return f"{self.tile.short}@{self.x},{self.y}"
+
+    @property
+    def key(self) -> int:
+        return (self.x << _SHIFT) + self.y
+
+
+def format_move(placements: Iterable[Placement], short: bool = True) -> str:
+    """Placements as one text, separated by spaces: ``"rc@0,0 rx@1,0"``
+    (the long tile form with ``short=False``); :func:`parse_move` reads it back."""
+    return " ".join(p.short if short else str(p) for p in placements)
+
+
+def parse_move(text: str) -> tuple[Placement, ...]:
+    """Placements from a text as :func:`format_move` writes it (either tile
+    form, separated by spaces).
+
+    Raises:
+        ValueError: a placement that cannot be read; the message quotes it.
+    """
+    return tuple(Placement.parse(part) for part in text.split())
+
+
+class Board(Mapping[tuple[int, int], Tile]):
+    """An immutable map from ``(x, y)`` to the tile lying there."""
+
+    __slots__ = ("_cells",)
+
+    def __init__(self, placements: Iterable[Placement] = ()) -> None:
+        cells: dict[int, int] = {}
+        for p in placements:
+            cells[p.key] = p.tile
+        self._cells = cells
+
+    @classmethod
+    def _wrap(cls, cells: dict[int, int]) -> Board:
+        """A board over ``cells``, which the caller must never change again."""
+        board = cls.__new__(cls)
+        board._cells = cells
+        return board
+
+    @property
+    def cells(self) -> Mapping[int, int]:
+        """Cell key to tile number: the fast, read-only view for the engine."""
+        return MappingProxyType(self._cells)
+
+    def place(self, placements: Iterable[Placement]) -> Board:
+        """A new board with the tiles added (no legality check)."""
+        cells = dict(self._cells)
+        for p in placements:
+            cells[p.key] = p.tile
+        return Board._wrap(cells)
+
+    def placements(self) -> list[Placement]:
+        """Every tile on the board, sorted by row then column."""
+        out = [Placement(TILES[t], *key_cell(k)) for k, t in self._cells.items()]
+        out.sort(key=lambda p: (p.y, p.x))
+        return out
+
+    def bounds(self) -> tuple[int, int, int, int]:
+        """``(min_x, min_y, max_x, max_y)``; ``(0, 0, 0, 0)`` when empty."""
+        if not self._cells:
+            return (0, 0, 0, 0)
+        xs, ys = zip(*(key_cell(k) for k in self._cells))
+        return (min(xs), min(ys), max(xs), max(ys))
+
+    def __getitem__(self, cell: tuple[int, int]) -> Tile:
+        return TILES[self._cells[cell_key(*cell)]]
+
+    def __contains__(self, cell: object) -> bool:
+        if not isinstance(cell, tuple) or len(cell) != 2:
+            return False
+        return cell_key(*cell) in self._cells
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return (key_cell(k) for k in self._cells)
+
+    def __len__(self) -> int:
+        return len(self._cells)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Board):
+            return self._cells == other._cells
+        if isinstance(other, Mapping):
+            return dict(self.items()) == dict(other.items())
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self._cells.items()))
+
+    def __repr__(self) -> str:
+        return f"Board.parse({self.diagram()!r})" if self._cells else "Board()"
+
+    def diagram(self) -> str:
+        """The board as rows of two-letter tiles, ``..`` for an empty cell.
+
+        The first line gives the top-left cell, so the text round-trips
+        through :meth:`parse`::
+
+            @0,0
+            rc rs
+            .. bs
+        """
+        min_x, min_y, max_x, max_y = self.bounds()
+        lines = [f"@{min_x},{min_y}"]
+        for y in range(min_y, max_y + 1):
+            row = []
+            for x in range(min_x, max_x + 1):
+                t = self._cells.get(cell_key(x, y))
+                row.append(".." if t is None else TILES[t].short)
+            lines.append(" ".join(row))
+        return "\n".join(lines)
+
+    @classmethod
+    def parse(cls, text: str) -> Board:
+        """Read a diagram as :meth:`diagram` writes it.
+
+        The ``@x,y`` line is optional (default ``@0,0``); blank lines and
+        surrounding spaces are ignored, so diagrams can be indented in tests.
+        """
+        rows = [line.split() for line in text.strip().splitlines() if line.strip()]
+        x0 = y0 = 0
+        if rows and rows[0][0].startswith("@"):
+            x0, y0 = (int(v) for v in rows[0][0][1:].split(","))
+            rows = rows[1:]
+        cells: dict[int, int] = {}
+        for dy, row in enumerate(rows):
+            for dx, item in enumerate(row):
+                if item != "..":
+                    cells[cell_key(x0 + dx, y0 + dy)] = Tile.parse(item)
+        return cls._wrap(cells)

@@ -1,0 +1,557 @@
+"""Every legal placement of a rack's tiles on a board, with its score.
+
+Complete on a non-empty board: moves in rows and columns, moves whose tiles
+sit on both sides of board tiles or are separated by them, each distinct
+move once (duplicate rack tiles do not repeat moves; a one-tile move is
+listed once, not once per direction).
+
+On an empty board every ordering of every valid group is a distinct move;
+they are laid out in row 0 from (0,0). Mirror images and columns are not
+listed, since they score the same and the first move's place is arbitrary.
+
+Three entry points share one generator: :func:`generate` returns
+:class:`Move` objects, :func:`generate_raw` the same moves in the same order
+as plain tuples (no objects built), :func:`best_move` only the first move
+:func:`generate` would return.
+
+How it works: a tile set is a 36-bit mask (bit ``t`` for tile ``t``). For a
+valid line, the tiles that may join it are the AND over its tiles of
+``_NEIGH[t]`` (the tiles sharing ``t``'s colour or shape, ``t`` itself
+excluded): tiles pairwise sharing a colour or a shape, all different, always
+form a valid line (so at most 6 of them). One pass over the board's runs of
+tiles gives, for the empty cells at their ends, the masks of the runs on
+their four sides; moves then grow from those cells by mask arithmetic alone.
+Each move gets one integer sort key (score, Qwirkles, then its placements as
+``(y, x, tile)``), so putting the moves in order is a sort of integers.
+
+What depends on the board alone (its runs, what each frontier cell accepts)
+is kept, per thread, for the next call: when that call's board holds the
+same tiles and more, as in a game played or replayed turn by turn, only the
+lines through the new tiles are worked out again. Any other board is worked
+out afresh, so the results never depend on earlier calls.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import compress, permutations, repeat
+from typing import Any
+
+from .board import STEP_X, STEP_Y, Board, Placement, key_cell
+from .errors import QwirkleError
+from .lines import ALL, JOIN, LINE_MAX, survey, walk
+from .lines import points as line_points
+from .rules import DEFAULT_RULES, Rules
+from .tiles import TILES, largest_group
+
+
+class TooManyMoves(QwirkleError):
+    """A position with more legal moves than the caller's ``limit``: :attr:`found` so far."""
+
+    def __init__(self, found: int, limit: int) -> None:
+        super().__init__(f"more than {limit:,} legal moves")
+        self.found = found
+        self.limit = limit
+
+
+RawMove = tuple[int, int, tuple[int, ...], tuple[int, ...]]
+"""``(score, qwirkles, cell_keys, tiles)``: a move as plain data, its cells and
+tiles in line order (left to right, or top to bottom), as in :attr:`Move.tiles`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A legal placement with its score (without end bonus) and Qwirkles."""
+
+    tiles: tuple[Placement, ...]
+    score: int
+    qwirkles: int
+
+    def __str__(self) -> str:
+        return " ".join(str(p) for p in self.tiles)
+
+
+def generate(
+    board: Board | Mapping[int, int],
+    rack: Sequence[int],
+    rules: Rules = DEFAULT_RULES,
+    largest_first: bool = False,
+    limit: int | None = None,
+) -> list[Move]:
+    """Every legal move for ``rack`` on ``board``, best score first.
+
+    Ties are broken by more Qwirkles, then by the placements as
+    ``(y, x, tile)`` in line order. ``largest_first`` applies the opening rule
+    on an empty board: only groups of the rack's largest size.
+
+    Raises:
+        TooManyMoves: a ``limit`` is given and the position has more legal
+            moves (a pathological but legal board may have hundreds of
+            thousands); generation stops soon after the limit, so the cost
+            stays bounded.
+    """
+    table = _table(board, rack, rules, largest_first, True, limit)
+    if not table:
+        return []
+    scores, qwirkles, _, placements = zip(*map(table.__getitem__, sorted(table)))
+    # the Moves built and filled in C, without Move.__init__ (three object.__setattr__ calls each)
+    moves = list(map(object.__new__, repeat(Move, len(scores))))
+    for set_field, values in ((_SET_TILES, placements), (_SET_SCORE, scores), (_SET_QWIRKLES, qwirkles)):
+        deque(map(set_field, moves, values), 0)
+    return moves
+
+
+def generate_raw(
+    board: Board | Mapping[int, int],
+    rack: Sequence[int],
+    rules: Rules = DEFAULT_RULES,
+    largest_first: bool = False,
+    limit: int | None = None,
+) -> list[RawMove]:
+    """The moves of :func:`generate`, in the same order, as ``(score, qwirkles, cell_keys, tiles)``.
+
+    ``cell_keys`` are :func:`~qwirkle_tools.core.board.cell_key` values and ``tiles``
+    tile numbers (plain ints), both in line order like :attr:`Move.tiles`.
+    ``limit``: as for :func:`generate`.
+    """
+    table = _table(board, rack, rules, largest_first, False, limit)
+    return list(map(table.__getitem__, sorted(table)))
+
+
+def best_move(
+    board: Board | Mapping[int, int],
+    rack: Sequence[int],
+    rules: Rules = DEFAULT_RULES,
+    largest_first: bool = False,
+    limit: int | None = None,
+    spent: list[int] | None = None,
+) -> Move | None:
+    """``generate(...)[0]``, or ``None`` when there is no move, without building every move.
+
+    ``spent``: the moves generated to find it are added to ``spent[0]`` (for
+    a caller that bounds its work by the moves generated)."""
+    table = _table(board, rack, rules, largest_first, False, limit)
+    if spent is not None:
+        spent[0] += len(table)
+    if not table:
+        return None
+    score, qwirkles, keys, tiles = table[min(table)]
+    return Move(tuple(Placement(TILES[t], *key_cell(k)) for k, t in zip(keys, tiles)), score, qwirkles)
+
+
+_SET_TILES: Callable[[Move, Any], None] = Move.__dict__["tiles"].__set__
+_SET_SCORE: Callable[[Move, Any], None] = Move.__dict__["score"].__set__
+_SET_QWIRKLES: Callable[[Move, Any], None] = Move.__dict__["qwirkles"].__set__
+_new_tuple = tuple.__new__  # Placement(...) without the named tuple's Python-level __new__
+
+_ALL = ALL
+_NEIGH = JOIN  # for each tile, the tiles that may share a line with it (see qwirkle_tools.core.lines)
+_TILE_OF: dict[int, int] = {1 << t: t for t in range(36)}
+"""A one-bit mask to its tile."""
+_HALF = 1 << 21
+_Y_MASK = (1 << 22) - 1
+_MARGIN = 7  # moves reach at most 6 cells beyond the board's bounds
+_SLACK = 8  # room left in a frame for the board to grow
+
+# The table of moves maps each move's sort key to (score, qwirkles, cell keys,
+# placements): placements are Placement objects for generate, else tile numbers.
+# A placement has a code, ((y - y0) * width + x - x0) * 64 + tile, in a frame
+# (x0, y0, width: see _BoardData) that keeps the codes of every possible move
+# positive, below 2**W, and ordered as (y, x, tile). The sort key is
+# -(score * 256 + qwirkles) << 6W, plus the codes of the move's placements in
+# line order, the first shifted left by 5W, the next by 4W, ...: so the keys sort
+# as generate orders the moves, and differ for different moves.
+_Entry = tuple[int, int, tuple[int, ...], tuple[Any, ...]]
+_Make = Callable[[int], Any]
+_TILE_OF_CODE: _Make = (63).__and__
+
+_Run = tuple[int, int, int]  # (tiles that may join, tiles, length); joinable 0 if the run is invalid
+_NO_RUN: _Run = (_ALL, 0, 0)
+# per empty cell and direction: (tiles allowed there by its cross line and the run after it,
+# tiles of the run after it, tiles that may join that run, its length, cross points, cross Qwirkles)
+_Info = tuple[int, int, int, int, int, int]
+_DEAD: _Info = (0, 0, 0, 0, 0, 0)
+_FREE: _Info = (_ALL, 0, _ALL, 0, 0, 0)
+
+
+class _Placements(dict[int, Placement]):
+    """Placement code to placement, each built once."""
+
+    def __init__(self, x0: int, y0: int, width: int) -> None:
+        super().__init__()
+        self.x0, self.y0, self.width = x0, y0, width
+
+    def __missing__(self, code: int) -> Placement:
+        y, x = divmod(code >> 6, self.width)
+        p = self[code] = _new_tuple(Placement, (TILES[code & 63], x + self.x0, y + self.y0))
+        return p
+
+
+def _table(board: Board | Mapping[int, int], rack: Sequence[int], rules: Rules, largest_first: bool,
+           placements: bool, limit: int | None = None) -> dict[int, _Entry]:
+    cells = board.cells if isinstance(board, Board) else board
+    table: dict[int, _Entry] = {}
+    if not cells:
+        _opening(rack, rules, largest_first, _Placements(-1, 0, 8).__getitem__ if placements else _TILE_OF_CODE, table)
+        return table
+    if type(cells) is not dict:
+        cells = dict(cells)
+    rack_mask = 0
+    for t in rack:
+        rack_mask |= 1 << t
+    if rack_mask:
+        _moves(cells, rack_mask, rules.qwirkle_bonus, placements, table, limit)
+    return table
+
+
+def _opening(rack: Sequence[int], rules: Rules, largest_first: bool, make: _Make, table: dict[int, _Entry]) -> None:
+    """Every ordering of every group, in row 0 from (0,0); codes (see _Entry) in the frame
+    x0 = -1, y0 = 0, width 8."""
+    distinct = sorted({int(t) for t in rack})
+    groups: set[tuple[int, ...]] = set()
+    for value in range(6):
+        for members in ([t for t in distinct if t // 6 == value], [t for t in distinct if t % 6 == value]):
+            n = len(members)
+            for chosen in range(1, 1 << n):
+                groups.add(tuple(members[i] for i in range(n) if chosen >> i & 1))
+    if largest_first:
+        best = largest_group(rack)
+        groups = {g for g in groups if len(g) == best}
+    w = 9  # codes < 512
+    for group in groups:
+        k = len(group)
+        score = rules.lone_tile_score if k == 1 else line_points(k, rules.qwirkle_bonus)
+        qwirkles = int(k == LINE_MAX)
+        base = -(score * 256 + qwirkles) << 6 * w
+        keys = tuple(x * STEP_X for x in range(k))
+        for order in permutations(group):
+            codes = [(x + 1) * 64 + t for x, t in enumerate(order)]
+            key = base
+            for i, c in enumerate(codes):
+                key += c << (5 - i) * w
+            table[key] = (score, qwirkles, keys, tuple(map(make, codes)))
+
+
+class _BoardData:
+    """What the moves on a board depend on besides the rack, kept from call to
+    call (per thread): a board is usually the previous call's plus a few tiles.
+
+    ``before_x`` / ``after_x`` map each empty cell at the end of a maximal run
+    of board tiles along a row to that run; ``before_y`` / ``after_y`` the same
+    for columns. ``joinable`` maps every frontier cell (empty, beside the board)
+    to the tiles that all its neighbouring runs accept. ``cells`` (a snapshot of
+    the board), ``bonus``, and the records and infos of frontier cells, computed
+    when first needed: ``records[f] = (row, col, row length, column length, and
+    the lengths of the runs before and after f in its row, then its column,
+    and f's placement code with tile 0)``, where ``row`` / ``col`` are the tiles
+    its row / column accept; ``info_x[f]`` / ``info_y[f]`` as ``_Info`` for
+    moves along a row / column.
+
+    Placement codes (see _Entry) use a frame: ``x0``, ``y0`` and ``width``, with
+    room around the board for every move, which reaches at most 6 cells beyond
+    the board's bounds; ``w`` bits hold a code. ``placements`` maps codes to
+    Placement objects. The bounds are kept to move the frame when the board
+    outgrows it.
+    """
+
+    __slots__ = ("cells", "bonus", "before_x", "after_x", "before_y", "after_y", "joinable",
+                 "records", "info_x", "info_y", "bounds", "x0", "y0", "width", "w", "placements")
+
+    def __init__(self, cells: dict[int, int], bonus: int) -> None:
+        self.cells = dict(cells)
+        self.bonus = bonus
+        low, high = min(cells), max(cells)  # keys order cells by x first
+        ys = list(map(_Y_MASK.__and__, map(_HALF.__add__, cells)))  # y + _HALF
+        self.bounds = ((low + _HALF) >> 22, min(ys) - _HALF, (high + _HALF) >> 22, max(ys) - _HALF)
+        self.frame()
+        self.before_x, self.after_x = _runs(cells, STEP_X, cells)
+        self.before_y, self.after_y = _runs(cells, STEP_Y, cells)
+        joinable: dict[int, int] = {}
+        get = joinable.get
+        for runs in (self.before_x, self.after_x, self.before_y, self.after_y):
+            for f, run in runs.items():
+                joinable[f] = get(f, _ALL) & run[0]
+        self.joinable = joinable
+        self.records: dict[int, tuple[int, int, int, int, int, int, int, int, int]] = {}
+        self.info_x: dict[int, _Info] = {}
+        self.info_y: dict[int, _Info] = {}
+
+    def forget(self) -> None:
+        """Drop the records and infos (they hold points and codes)."""
+        self.records.clear()
+        self.info_x.clear()
+        self.info_y.clear()
+
+    def frame(self) -> None:
+        """A frame around the board's bounds, with room to grow."""
+        min_x, min_y, max_x, max_y = self.bounds
+        self.x0 = min_x - _MARGIN - _SLACK
+        self.y0 = min_y - _MARGIN - _SLACK
+        self.width = max_x - self.x0 + _MARGIN + _SLACK + 1
+        height = max_y - self.y0 + _MARGIN + _SLACK + 1
+        self.w = (height * self.width * 64).bit_length()
+        self.placements = _Placements(self.x0, self.y0, self.width)
+
+    def add(self, cells: dict[int, int], new: set[int]) -> None:
+        """Bring the data up to ``cells``: the snapshot plus the cells ``new``."""
+        self.cells = dict(cells)
+        min_x, min_y, max_x, max_y = self.bounds
+        for k in new:
+            x, y = key_cell(k)
+            min_x, min_y, max_x, max_y = min(min_x, x), min(min_y, y), max(max_x, x), max(max_y, y)
+        self.bounds = min_x, min_y, max_x, max_y
+        if (min_x - _MARGIN < self.x0 or min_y - _MARGIN < self.y0 or max_x + _MARGIN >= self.x0 + self.width
+                or (max_y + _MARGIN - self.y0 + 1) * self.width * 64 >= 1 << self.w):
+            self.frame()
+            self.forget()
+        touched = set(new)  # frontier cells whose runs changed, and cells no longer empty
+        for step, before, after in ((STEP_X, self.before_x, self.after_x), (STEP_Y, self.before_y, self.after_y)):
+            starts = set()
+            for k in new:
+                before.pop(k, None)
+                after.pop(k, None)
+                while k - step in cells:
+                    k -= step
+                starts.add(k)
+            b, a = _runs(cells, step, starts)
+            before.update(b)
+            after.update(a)
+            touched.update(b)
+            touched.update(a)
+        runs = (self.before_x, self.after_x, self.before_y, self.after_y)
+        for f in touched:
+            self.records.pop(f, None)
+            self.info_x.pop(f, None)
+            self.info_y.pop(f, None)
+            if f in cells:
+                self.joinable.pop(f, None)
+            else:
+                j = _ALL
+                for r in runs:
+                    run = r.get(f)
+                    if run is not None:
+                        j &= run[0]
+                self.joinable[f] = j
+
+
+_local = threading.local()
+
+
+def _board_data(cells: dict[int, int], bonus: int) -> _BoardData:
+    """The board data for ``cells``: this thread's last, brought up to date if
+    ``cells`` has all its cells (and more), else built afresh."""
+    data: _BoardData | None = getattr(_local, "data", None)
+    _local.data = None  # left unset if an update is interrupted
+    if data is None or not data.cells.items() <= cells.items():
+        data = _BoardData(cells, bonus)
+    else:
+        new = cells.keys() - data.cells.keys()
+        if new:
+            data.add(cells, new)
+        if data.bonus != bonus:
+            data.bonus = bonus
+            data.forget()
+    _local.data = data
+    return data
+
+
+def _runs(cells: Mapping[int, int], step: int, starts: Iterable[int]) -> tuple[dict[int, _Run], dict[int, _Run]]:
+    """The maximal runs of board tiles along ``step`` that start at ``starts``
+    (others are skipped), keyed by the empty cell just after each (first dict)
+    and just before it (second dict)."""
+    before: dict[int, _Run] = {}
+    after: dict[int, _Run] = {}
+    for k in starts:
+        if k - step in cells:
+            continue
+        _, tiles = walk(cells, k, step, reach=None)  # the whole run, for the cell after it (each run walked once)
+        n = len(tiles)
+        joins, held = survey(tiles)
+        run = (max(joins, 0), held, n)
+        after[k - step] = run
+        before[k + n * step] = run
+    return before, after
+
+
+def _moves(cells: dict[int, int], rack: int, bonus: int, placements: bool, table: dict[int, _Entry],
+           limit: int | None = None) -> None:
+    """Moves on a non-empty board, generated from anchors.
+
+    Every move places a tile on a frontier cell (an empty cell beside the
+    board). Its *anchor* is the first such cell along the line; from there
+    the move extends forward over empty and board cells alike, and backward
+    only over free cells (empty, with no board neighbour), which constrain
+    nothing but the line itself. So each move is found exactly once per
+    direction (one-tile moves are listed from the anchor, once), and no time
+    is spent on tiles that never reach the board.
+    """
+    data = _board_data(cells, bonus)
+    make = data.placements.__getitem__ if placements else _TILE_OF_CODE
+    points = tuple(line_points(n, bonus) for n in range(LINE_MAX + 1))  # by line length
+    qwirkle = tuple(int(n == LINE_MAX) for n in range(LINE_MAX + 1))
+    neigh = _NEIGH
+    tile_of = _TILE_OF
+    w = data.w
+    top = 5 * w  # shift of the first placement's code in a sort key
+    shifts = (top, 4 * w, 3 * w, 2 * w, w, 0)  # by index in the move
+    score_shift = 6 * w
+    width = data.width
+    frontier = data.joinable
+    records = data.records
+    info_x = data.info_x
+    info_y = data.info_y
+    anchors = []
+    # the frontier cells where some rack tile may go as far as their neighbours are concerned
+    for f in compress(frontier, map(rack.__and__, frontier.values())):
+        record = records.get(f)
+        if record is None:
+            bx = data.before_x.get(f, _NO_RUN)
+            ax = data.after_x.get(f, _NO_RUN)
+            by = data.before_y.get(f, _NO_RUN)
+            ay = data.after_y.get(f, _NO_RUN)
+            row = 0 if bx[1] & ~ax[0] else bx[0] & ax[0]
+            col = 0 if by[1] & ~ay[0] else by[0] & ay[0]
+            n_row = bx[2] + 1 + ax[2]
+            n_col = by[2] + 1 + ay[2]
+            if row & col:
+                info_x[f] = (col & ax[0], ax[1], ax[0], ax[2], points[n_col], qwirkle[n_col])
+                info_y[f] = (row & ay[0], ay[1], ay[0], ay[2], points[n_row], qwirkle[n_row])
+            else:
+                info_x[f] = info_y[f] = _DEAD
+            x, y = key_cell(f)
+            code = ((y - data.y0) * width + x - data.x0) << 6
+            record = records[f] = (row, col, n_row, n_col, bx[2], ax[2], by[2], ay[2], code)
+        fit = record[0] & record[1] & rack
+        if fit:
+            anchors.append((f, fit, record))
+    # info_x and info_y now hold every frontier cell a rack tile may reach; any other
+    # frontier cell is _DEAD for this rack, an empty cell off the frontier _FREE
+
+    # set for each anchor and direction before growing moves from it
+    step = code_step = back = back_code = free = 0
+    info = info_x
+
+    def forward(k: int, code: int, here: _Info, cand: int, joinable: int, n: int, order: int,
+                keys: tuple[int, ...], placed: tuple[Any, ...], cross: int, cross_q: int) -> None:
+        """Place each tile of ``cand`` on empty ``k`` (described by ``here``) after
+        the line so far; each result is a move, which may grow backward and forward again."""
+        _, _, run_joinable, run_n, cross_here, q_here = here
+        joinable &= run_joinable
+        n += 1 + run_n
+        cross += cross_here
+        cross_q += q_here
+        score = points[n] + cross
+        q = qwirkle[n] + cross_q
+        base = -(score * 256 + q) << score_shift
+        shift = shifts[len(keys)]
+        keys += (k,)
+        k += step * (1 + run_n)
+        next_code = code + code_step * (1 + run_n)
+        after = info.get(k)
+        if after is None:
+            after = _DEAD if k in frontier else _FREE
+        allowed = after[0] & rack
+        run_tiles = after[1]
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            c = code + tile_of[low]
+            now_order = order + (c << shift)
+            now = placed + (make(c),)
+            table[base + now_order] = (score, q, keys, now)
+            left = joinable & neigh[tile_of[low]]
+            if left & rack:
+                if free:
+                    backward(back, back_code, left, n, now_order, keys, now, cross, cross_q, free)
+                if left & allowed and not run_tiles & ~left:
+                    forward(k, next_code, after, left & allowed, left, n, now_order, keys, now, cross, cross_q)
+
+    def backward(k: int, code: int, joinable: int, n: int, order: int, keys: tuple[int, ...],
+                 placed: tuple[Any, ...], cross: int, cross_q: int, free: int) -> None:
+        """Add tiles on free cells before the anchor (no cross lines there)."""
+        cand = joinable & rack
+        n += 1
+        score = points[n] + cross
+        q = qwirkle[n] + cross_q
+        base = -(score * 256 + q) << score_shift
+        keys = (k,) + keys
+        order >>= w
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            c = code + tile_of[low]
+            now_order = order + (c << top)
+            now = (make(c),) + placed
+            table[base + now_order] = (score, q, keys, now)
+            if free > 1:
+                left = joinable & neigh[tile_of[low]]
+                if left & rack:
+                    backward(k - step, code - code_step, left, n, now_order, keys, now, cross, cross_q, free - 1)
+
+    def along(f: int, code: int, fit: int, line: int, n: int, cross: int, cross_q: int, cap: int,
+              run_after: int) -> None:
+        """Moves of two or more tiles with a tile of ``fit`` on anchor ``f`` (code
+        ``code``), along the direction set in ``step``; ``line`` are the tiles
+        that may join the line through ``f``, of ``n`` tiles with the anchor's.
+        At most ``cap`` tiles may go before the anchor."""
+        nonlocal free, back, back_code
+        free = -1  # free cells before the anchor, counted when first needed
+        keys = (f,)
+        k = f + step * (1 + run_after)
+        after = info.get(k)
+        if after is None:
+            after = _DEAD if k in frontier else _FREE
+        allowed = after[0] & rack
+        run_tiles = after[1]
+        next_code = code + code_step * (1 + run_after)
+        while fit:
+            low = fit & -fit
+            fit ^= low
+            left = line & neigh[tile_of[low]]
+            if not left & rack:
+                continue
+            if free < 0:
+                free = 0
+                back = f - step
+                while free < cap and back not in frontier:
+                    free += 1
+                    back -= step
+                back = f - step
+                back_code = code - code_step
+            c = code + tile_of[low]
+            order = c << top
+            now = (make(c),)
+            if free:
+                backward(back, back_code, left, n, order, keys, now, cross, cross_q, free)
+            if left & allowed and not run_tiles & ~left:
+                forward(k, next_code, after, left & allowed, left, n, order, keys, now, cross, cross_q)
+
+    code_y = 64 * width  # code difference between a cell and the cell below it
+    for f, fit, (row, col, n_row, n_col, row_before, row_after, col_before, col_after, code) in anchors:
+        if limit is not None and len(table) > limit:  # (an anchor adds a few thousand moves at most)
+            raise TooManyMoves(len(table), limit)
+        score = points[n_row] + points[n_col]
+        q = qwirkle[n_row] + qwirkle[n_col]
+        base = -(score * 256 + q) << score_shift
+        keys = (f,)
+        m = fit
+        while m:
+            low = m & -m
+            m ^= low
+            c = code + tile_of[low]
+            table[base + (c << top)] = (score, q, keys, (make(c),))
+        # a second tile in the line must come from the rack too; the tiles before
+        # the anchor (on free cells only, none if a board tile is there) are fewer
+        m = row & rack
+        if m & (m - 1):
+            step, code_step, info = STEP_X, 64, info_x
+            along(f, code, fit, row, n_row, points[n_col], qwirkle[n_col], 0 if row_before else m.bit_count() - 1,
+                  row_after)
+        m = col & rack
+        if m & (m - 1):
+            step, code_step, info = STEP_Y, code_y, info_y
+            along(f, code, fit, col, n_col, points[n_row], qwirkle[n_row], 0 if col_before else m.bit_count() - 1,
+                  col_after)

@@ -1,0 +1,16 @@
+"""Many games at once: rows and statistics, the process pool, pandas and
+Parquet tables, the Dask cluster. Builds on :mod:`~qwirkle_tools.core`,
+:mod:`~qwirkle_tools.formats`, :mod:`~qwirkle_tools.play` and
+:mod:`~qwirkle_tools.analysis`."""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def __getattr__(name: str) -> Any:  # the module qwirkle_tools.corpus of 0.1 is qwirkle_tools.corpus.rows
+    from . import rows
+
+    return getattr(rows, name)

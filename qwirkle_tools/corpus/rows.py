@@ -1,0 +1,538 @@
+"""Corpus work: rows per game, turn and finding, and statistics over many games.
+
+:func:`game_rows` turns one record's text into plain rows (dictionaries of
+numbers and strings, cheap to send between processes); :func:`run` does that
+for every record under some paths, over several processes if asked, and
+always yields the results in corpus order, so that everything built from
+them is the same whatever the number of processes. :class:`Stats` folds the
+rows into a summary in constant memory. :mod:`qwirkle_tools.corpus.tables` makes
+pandas tables of the same rows; the columns are listed here, in
+:data:`GAME_COLUMNS`, :data:`TURN_COLUMNS` and :data:`FINDING_COLUMNS`.
+
+Terms used in the columns:
+
+* ``seat``: the player's index in the record's ``players`` (0-based, as in
+  the record and the validator's messages);
+* ``position``: the place in the turn order, 1 for the player who moved
+  first (the starter);
+* ``score``: the points a turn counts for on replay (the computed score,
+  or the claimed one where the tiles are not recorded), so totals are the
+  replayed totals, not the claimed ones;
+* a lead change: the sole leader after a turn differs from the last sole
+  leader (a tie keeps the last one; the first leader is not a change).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import partial
+from itertools import islice
+from typing import TYPE_CHECKING, TypeVar
+
+from ..analysis.validate import Report, check_source
+from ..core.findings import Finding
+from ..core.safetext import one_line, ordinal
+from ..formats.sources import Source, input_files, sources
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+
+Row = dict[str, object]
+MAX_PLAYERS = 6
+
+Column = tuple[str, str, str]  # name, pandas dtype, description
+
+GAME_COLUMNS: tuple[Column, ...] = (
+    ("game", "string", "The record's place: FILE, or FILE:LINE in a .jsonl corpus."),
+    ("source", "string", "The file."),
+    ("line", "Int64", "The line in a .jsonl corpus; missing for a .json file."),
+    ("players", "Int64", "The number of players."),
+    *((f"player_{s}", "string", f"Seat {s}'s name (missing if the game has fewer seats).") for s in range(MAX_PLAYERS)),
+    *((f"score_{s}", "Int64", f"Seat {s}'s replayed final score.") for s in range(MAX_PLAYERS)),
+    ("first_seat", "Int64", "The seat that moved first."),
+    ("winner", "string", "The winner's name; missing on a tie for first or a game without turns."),
+    ("winner_seat", "Int64", "The winner's seat."),
+    ("winner_position", "Int64", "The winner's place in the turn order (1: moved first)."),
+    ("tie", "boolean", "Two or more players share the top score."),
+    ("margin", "Int64", "The top score less the next one (0 on a tie)."),
+    ("turns", "Int64", "Turns recorded."),
+    ("placements", "Int64", "Turns that place tiles."),
+    ("exchanges", "Int64", "Turns that exchange tiles."),
+    ("passes", "Int64", "Turns that pass."),
+    ("qwirkles", "Int64", "Lines of six completed, all players."),
+    ("lead_changes", "Int64", "Times the sole leader changed (see the module's notes)."),
+    ("end", "string", "The result's end: out, blocked or unfinished (missing if not recorded)."),
+    ("valid", "boolean", "The record has no error finding."),
+    ("errors", "Int64", "Findings of severity error."),
+    ("warnings", "Int64", "Findings of severity warning."),
+    ("missed_qwirkles", "Int64", "Analysed: turns that missed a Qwirkle."),
+    ("points_lost", "Int64", "Analysed: points lost on the turns whose rack was known."),
+    ("qwirkle_gifts", "Int64", "Analysed: lines of five left for the next player to complete."),
+)
+TURN_COLUMNS: tuple[Column, ...] = (
+    ("game", "string", "As in the games table."),
+    ("turn", "Int64", "The turn (1-based)."),
+    ("seat", "Int64", "The player's seat."),
+    ("position", "Int64", "The player's place in the turn order (1: moved first)."),
+    ("player", "string", "The player's name."),
+    ("action", "string", "place, exchange or pass."),
+    ("tiles", "Int64", "Tiles placed or exchanged (missing if not recorded)."),
+    ("score", "Int64", "The points the turn counts for on replay."),
+    ("claimed", "Int64", "The score the record claims (missing if none)."),
+    ("cumulative", "Int64", "The player's replayed total after the turn."),
+    ("qwirkles", "Int64", "Lines of six the turn completed (missing if its tiles are not recorded)."),
+    ("rack", "string", "Analysed: what was known of the rack (recorded, deduced, placed-tiles, unknown)."),
+    ("best_score", "Int64", "Analysed: the best score a legal move had (rack known)."),
+    ("points_lost", "Int64", "Analysed: best_score less the score (rack known)."),
+    ("missed_qwirkle", "boolean", "Analysed: a legal move made more Qwirkles than the move played."),
+    ("qwirkle_gift", "boolean", "Analysed: the turn left a line of five that the next player completed."),
+    ("open_fives", "Int64", "Analysed: lines of five the turn left open whose sixth tile the mover had not seen all of."),
+    ("open_five_risk", "Float64", "Analysed: the chance the next player held a tile completing one (rack size known)."),
+)
+FINDING_COLUMNS: tuple[Column, ...] = (
+    ("game", "string", "As in the games table."),
+    ("turn", "Int64", "The turn the finding is about (missing for the whole record)."),
+    ("severity", "string", "error or warning."),
+    ("code", "string", "The finding's code (see the README)."),
+    ("pointer", "string", "The JSON pointer of the value at fault."),
+    ("message", "string", "What is wrong."),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class GameRows:
+    """What one record gives the tables; ``game`` is ``None`` if unreadable."""
+
+    where: str
+    size: int
+    game: Row | None
+    turns: tuple[Row, ...]
+    findings: tuple[Finding, ...]
+
+    @property
+    def first_error(self) -> Finding | None:
+        return next((f for f in self.findings if f.severity == "error"), None)
+
+    @property
+    def problem(self) -> str:
+        """The first error, as ``turn N: code: message`` (empty if none)."""
+        first = self.first_error
+        return "" if first is None else str(first)
+
+    def broken_line(self) -> str | None:
+        """The line that lists this record as broken (its first error), or
+        ``None`` for a valid record."""
+        if self.game is not None and self.game["valid"]:
+            return None
+        first = self.first_error
+        return first.line(self.where) if first is not None else f"{one_line(self.where)}: invalid"
+
+    def finding_rows(self) -> list[Row]:
+        return [{"game": self.where, "turn": f.turn, "severity": f.severity, "code": f.code,
+                 "pointer": f.pointer, "message": f.message} for f in self.findings]
+
+
+def game_rows(source: Source, analyse: bool = False) -> GameRows:
+    """The rows of one record; with ``analyse``, a valid record's analysis too."""
+    report = check_source(source, keep_record=True, positions=analyse)  # the record's one replay
+    size = len(source.text) if source.text is not None else source.size
+    return _rows(report, size, analyse)
+
+
+def _rows(report: Report, size: int, analyse: bool) -> GameRows:
+    record, where, history = report.record, report.where, report.history
+    if record is None or history is None:
+        return GameRows(where, size, None, (), report.findings)
+    names = [p.name for p in record.players]
+    n = len(names)
+    errors = sum(1 for f in report.findings if f.severity == "error")
+    study = None
+    if analyse and not errors:
+        from ..analysis.analyse import analyse as run_analysis
+
+        study = run_analysis(history).turns
+    first = record.turns[0].player if record.turns and 0 <= record.turns[0].player < n else None
+    totals = list(history.totals[:n])
+    counts = Counter(t.action for t in record.turns)
+    qwirkles = 0
+    turns: list[Row] = []
+    for i, result in enumerate(history):
+        turn = result.turn
+        assert turn is not None
+        p = turn.player
+        seated = 0 <= p < n
+        points, made = result.points, result.qwirkles
+        qwirkles += made or 0
+        placed = turn.tiles if turn.action == "place" else None
+        row: Row = {
+            "game": where, "turn": result.index + 1, "seat": p,
+            "position": _position(p, first, n) if seated else None,
+            "player": names[p] if seated else None, "action": turn.action,
+            "tiles": len(placed) if placed is not None else turn.exchange_size if turn.action == "exchange" else
+            0 if turn.action == "pass" else None,
+            "score": points, "claimed": turn.score, "cumulative": result.totals[p] if seated else None,
+            "qwirkles": made,
+        }
+        if study is not None:
+            a = study[i]
+            row.update(rack=a.rack, best_score=a.best_score, points_lost=a.points_lost,
+                       missed_qwirkle=a.missed_qwirkle is not None, qwirkle_gift=a.gift is not None,
+                       open_fives=len(a.open_fives), open_five_risk=a.open_five_risk)
+        turns.append(row)
+    # every seat's name and score, also beyond the table's six (in a record with too many players)
+    game: Row = {"game": where, "source": report.path, "line": report.index or None, "players": n,
+                 "_names": tuple(names), "_scores": tuple(totals)}
+    for s in range(MAX_PLAYERS):
+        game[f"player_{s}"] = names[s] if s < n else None
+        game[f"score_{s}"] = totals[s] if s < n else None
+    ranked = sorted(totals, reverse=True)
+    tie = n > 1 and ranked[0] == ranked[1]
+    winner = totals.index(ranked[0]) if ranked and record.turns and not tie else None
+    game.update(
+        first_seat=first,
+        winner=names[winner] if winner is not None else None, winner_seat=winner,
+        winner_position=_position(winner, first, n) if winner is not None else None,
+        tie=tie, margin=ranked[0] - ranked[1] if n > 1 else None, turns=len(record.turns),
+        placements=counts["place"], exchanges=counts["exchange"], passes=counts["pass"],
+        qwirkles=qwirkles, lead_changes=len(history.lead_changes()),
+        end=record.result.end if record.result is not None else None,
+        valid=not errors, errors=errors, warnings=len(report.findings) - errors,
+        missed_qwirkles=sum(1 for a in study if a.missed_qwirkle is not None) if study is not None else None,
+        points_lost=sum(a.points_lost or 0 for a in study) if study is not None else None,
+        qwirkle_gifts=sum(1 for a in study if a.gift is not None) if study is not None else None,
+    )
+    return GameRows(where, size, game, tuple(turns), report.findings)
+
+
+# -- running over a corpus ----------------------------------------------------
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def _each(fn: Callable[[T], R], batch: list[T]) -> list[R]:
+    return [fn(x) for x in batch]
+
+
+def ordered_map(fn: Callable[[T], R], items: Iterable[T], jobs: int = 1, batch: int = 16) -> Iterator[R]:
+    """``map(fn, items)`` over ``jobs`` processes, in order, with bounded memory.
+
+    At most a few batches per process are in flight, so a corpus of any size
+    is streamed; ``fn`` must be picklable (a module-level function, or a
+    :func:`functools.partial` of one). The workers leave Ctrl-C to this
+    process (which stops them when the run is interrupted or abandoned) and
+    exit by themselves within a second or so if this process dies.
+    """
+    if jobs <= 1:
+        yield from map(fn, items)
+        return
+    it = iter(items)
+    from concurrent.futures import ProcessPoolExecutor  # (a run of one process needs none of it)
+
+    pending: deque[Future[list[R]]] = deque()
+    pool = ProcessPoolExecutor(jobs, initializer=_worker_start, initargs=(os.getpid(),))
+    finished = False
+    try:
+        while chunk := list(islice(it, batch)):
+            pending.append(pool.submit(_each, fn, chunk))
+            if len(pending) >= 3 * jobs:
+                yield from pending.popleft().result()
+        while pending:
+            yield from pending.popleft().result()
+        finished = True
+    finally:
+        if finished:
+            pool.shutdown()
+        else:  # interrupted or abandoned: the batches under way are not waited for
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.terminate()
+            pool.shutdown(wait=False)  # (its futures fail with the pool; nobody waits for them)
+
+
+def _worker_start(parent: int) -> None:
+    """In each worker: Ctrl-C is the parent's to handle; SIGTERM ends the
+    worker; and a thread ends it when the parent is gone (``kill -9``)."""
+    import signal
+    import threading
+    import time
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def run(paths: Iterable[str | os.PathLike[str]], analyse: bool = False, jobs: int = 1) -> Iterator[GameRows]:
+    """The rows of every record under ``paths``, in order (see :func:`ordered_map`).
+
+    Raises:
+        qwirkle_tools.formats.sources.InputError: a path cannot be read.
+    """
+    return ordered_map(partial(game_rows, analyse=analyse), sources(paths), jobs)
+
+
+def report(source: Source) -> Report:
+    """The findings of one record, without the record (cheap to send between processes)."""
+    found = check_source(source, keep_record=False)
+    return Report(found.path, found.index, found.findings)
+
+
+def _sized_report(source: Source) -> tuple[Report, int]:
+    return report(source), len(source.text) if source.text is not None else source.size
+
+
+def reports(paths: Iterable[str | os.PathLike[str]], jobs: int = 1) -> Iterator[tuple[Report, int]]:
+    """A report for every record under ``paths`` and the record's size in
+    bytes, in order, over ``jobs`` processes (see :func:`ordered_map`);
+    the reports hold no record.
+
+    Raises:
+        qwirkle_tools.formats.sources.InputError: a path cannot be read.
+    """
+    return ordered_map(_sized_report, sources(paths), jobs)
+
+
+def total_bytes(paths: Iterable[str | os.PathLike[str]]) -> int:
+    """The size of every record file under ``paths`` (for a progress bar)."""
+    return sum(f.stat().st_size for f in input_files(paths))
+
+
+# -- statistics -----------------------------------------------------------------
+
+@dataclass
+class _Spread:
+    """Count, mean, spread and quantiles of integers, exactly, in memory that
+    grows with the number of distinct values only."""
+
+    counts: Counter[int] = field(default_factory=Counter)
+
+    def add(self, value: int) -> None:
+        self.counts[value] += 1
+
+    def merge(self, other: _Spread) -> _Spread:
+        return _Spread(self.counts + other.counts)
+
+    @property
+    def n(self) -> int:
+        return sum(self.counts.values())
+
+    def summary(self) -> dict[str, float | int] | None:
+        n = self.n
+        if not n:
+            return None
+        # exact integer sums, so the result does not depend on the order the values came in
+        s1 = sum(v * c for v, c in self.counts.items())
+        s2 = sum(v * v * c for v, c in self.counts.items())
+        mean = s1 / n
+        var = (n * s2 - s1 * s1) / (n * (n - 1)) if n > 1 else 0.0
+        ordered = sorted(self.counts.items())
+
+        def quantile(q: float) -> int:
+            rank, seen = math.ceil(q * n), 0
+            for v, c in ordered:
+                seen += c
+                if seen >= max(rank, 1):
+                    return v
+            return ordered[-1][0]
+
+        return {"n": n, "mean": round(mean, 2), "sd": round(math.sqrt(var), 2), "min": ordered[0][0],
+                "q1": quantile(0.25), "median": quantile(0.5), "q3": quantile(0.75), "max": ordered[-1][0]}
+
+
+@dataclass
+class _PlayerTotals:
+    games: int = 0
+    turns: int = 0
+    analysed: int = 0
+    missed: int = 0
+    lost: int = 0
+
+
+@dataclass
+class Stats:
+    """A corpus summary, built one game at a time (:meth:`add`) in constant
+    memory: counts and histograms, never the rows themselves."""
+
+    records: int = 0
+    unreadable: int = 0
+    invalid: int = 0
+    analysed: bool = False
+    wins: dict[int, Counter[int]] = field(default_factory=dict)  # players -> winner position -> games
+    ties: Counter[int] = field(default_factory=Counter)
+    games_by_size: Counter[int] = field(default_factory=Counter)
+    scores: _Spread = field(default_factory=_Spread)
+    margins: _Spread = field(default_factory=_Spread)
+    qwirkles: _Spread = field(default_factory=_Spread)
+    turns: _Spread = field(default_factory=_Spread)
+    codes: Counter[str] = field(default_factory=Counter)
+    code_games: Counter[str] = field(default_factory=Counter)
+    players: dict[str, _PlayerTotals] = field(default_factory=dict)
+    missed_cost: _Spread = field(default_factory=_Spread)  # points lost on turns that missed a Qwirkle
+
+    def add(self, rows: GameRows) -> None:
+        self.records += 1
+        for code in {f.code for f in rows.findings}:
+            self.code_games[code] += 1
+        self.codes.update(f.code for f in rows.findings)
+        game = rows.game
+        if game is None:
+            self.unreadable += 1
+            return
+        self.invalid += not game["valid"]
+        n = _int(game["players"])
+        self.games_by_size[n] += 1
+        scores, names = game["_scores"], game["_names"]
+        assert isinstance(scores, tuple) and isinstance(names, tuple)
+        for score in scores:
+            self.scores.add(score)
+        if game["turns"]:
+            if game["tie"]:
+                self.ties[n] += 1
+            elif game["winner_position"] is not None:
+                self.wins.setdefault(n, Counter())[_int(game["winner_position"])] += 1
+            if game["margin"] is not None:
+                self.margins.add(_int(game["margin"]))
+        self.qwirkles.add(_int(game["qwirkles"]))
+        self.turns.add(_int(game["turns"]))
+        for name in names:
+            self.players.setdefault(str(name), _PlayerTotals()).games += 1
+        for t in rows.turns:
+            if t["player"] is None:
+                continue
+            totals = self.players[str(t["player"])]
+            totals.turns += 1
+            if "best_score" in t and t["best_score"] is not None:
+                totals.analysed += 1
+                totals.lost += _int(t["points_lost"])
+            if t.get("missed_qwirkle"):
+                totals.missed += 1
+                if t["best_score"] is not None:
+                    self.missed_cost.add(_int(t["points_lost"]))
+        self.analysed = self.analysed or any("best_score" in t for t in rows.turns)
+
+    def merge(self, other: Stats) -> Stats:
+        """The summary of both parts of a corpus, as if :meth:`add` had seen
+        every game of both (a new value; neither part is changed).
+
+        Merging is associative and commutative, so the parts of a corpus run
+        anywhere may be merged in any grouping: the text and data are the same.
+        """
+        wins = {n: self.wins.get(n, Counter()) + other.wins.get(n, Counter())
+                for n in sorted(self.wins.keys() | other.wins.keys())}
+        players = {}
+        for name in sorted(self.players.keys() | other.players.keys()):
+            a, b = self.players.get(name, _PlayerTotals()), other.players.get(name, _PlayerTotals())
+            players[name] = _PlayerTotals(a.games + b.games, a.turns + b.turns, a.analysed + b.analysed,
+                                          a.missed + b.missed, a.lost + b.lost)
+        return Stats(
+            records=self.records + other.records, unreadable=self.unreadable + other.unreadable,
+            invalid=self.invalid + other.invalid, analysed=self.analysed or other.analysed, wins=wins,
+            ties=self.ties + other.ties, games_by_size=self.games_by_size + other.games_by_size,
+            scores=self.scores.merge(other.scores), margins=self.margins.merge(other.margins),
+            qwirkles=self.qwirkles.merge(other.qwirkles), turns=self.turns.merge(other.turns),
+            codes=self.codes + other.codes, code_games=self.code_games + other.code_games, players=players,
+            missed_cost=self.missed_cost.merge(other.missed_cost),
+        )
+
+    def to_data(self) -> dict[str, object]:
+        """The summary as JSON data."""
+        games = self.records - self.unreadable
+        seats = {}
+        for n in sorted(self.games_by_size):
+            decided = self.wins.get(n, Counter())
+            total = self.games_by_size[n]
+            seats[str(n)] = {"games": total, "ties": self.ties[n],
+                             "win_rate": [round(decided[pos] / total, 4) for pos in range(1, n + 1)]}
+        data: dict[str, object] = {
+            "records": self.records, "games": games, "valid": games - self.invalid,
+            "invalid": self.invalid, "unreadable": self.unreadable,
+            "win_rate_by_position": seats,
+            "final_scores": self.scores.summary(), "margins": self.margins.summary(),
+            "qwirkles_per_game": self.qwirkles.summary(), "turns_per_game": self.turns.summary(),
+            "finding_codes": [{"code": c, "findings": k, "records": self.code_games[c]}
+                              for c, k in sorted(self.codes.items(), key=lambda kv: (-kv[1], kv[0]))],
+        }
+        if self.analysed:
+            data["missed_qwirkle_cost"] = self.missed_cost.summary()
+            data["players"] = [
+                {"player": name, "games": p.games, "turns": p.turns, "analysed_turns": p.analysed,
+                 "missed_qwirkles": p.missed, "points_lost": p.lost,
+                 "points_lost_per_turn": round(p.lost / p.analysed, 2) if p.analysed else None}
+                for name, p in sorted(self.players.items())]
+        return data
+
+    def text(self, top: int = 10, max_players: int = 20) -> str:
+        """The summary for people."""
+        d = self.to_data()
+        games = _int(d["games"])
+        records = f"{self.records:,} record{'s' if self.records != 1 else ''}"
+        out = [f"{records}: {games:,} game{'s' if games != 1 else ''} read ({_int(d['valid']):,} valid, "
+               f"{self.invalid:,} with errors), {self.unreadable:,} unreadable"]
+        seats = d["win_rate_by_position"]
+        assert isinstance(seats, dict)
+        if seats:
+            out.append("")
+            out.append("Wins by position in the turn order (1st = moved first):")
+            for n, s in seats.items():
+                rates = "  ".join(f"{ordinal(pos)} {rate:.1%}" for pos, rate in enumerate(s["win_rate"], 1))
+                out.append(f"  {n} players, {s['games']:,} games: {rates}  (ties {s['ties']:,})")
+        rows = [("Final score", d["final_scores"]), ("Winning margin", d["margins"]),
+                ("Qwirkles per game", d["qwirkles_per_game"]), ("Turns per game", d["turns_per_game"])]
+        if self.analysed:
+            rows.append(("Cost of a missed Qwirkle", d["missed_qwirkle_cost"]))
+        if any(v for _, v in rows):
+            out.append("")
+            out.append(f"{'':26}{'n':>8}{'mean':>9}{'sd':>8}{'min':>6}{'q1':>6}{'median':>8}{'q3':>6}{'max':>6}")
+            for label, v in rows:
+                if isinstance(v, dict):
+                    out.append(f"  {label:24}{v['n']:>8,}{v['mean']:>9.1f}{v['sd']:>8.1f}{v['min']:>6}"
+                               f"{v['q1']:>6}{v['median']:>8}{v['q3']:>6}{v['max']:>6}")
+        codes = d["finding_codes"]
+        assert isinstance(codes, list)
+        out.append("")
+        if codes:
+            out.append("Most common findings (code: findings in records):")
+            for c in codes[:top]:
+                out.append(f"  {c['code']:24}{c['findings']:>8,} in {c['records']:,}")
+            if len(codes) > top:
+                out.append(f"  ... and {len(codes) - top} more codes")
+        else:
+            out.append("No findings.")
+        if self.analysed:
+            players = d["players"]
+            assert isinstance(players, list)
+            out.append("")
+            out.append(f"  {'Player':24}{'games':>7}{'analysed turns':>16}{'missed Qwirkles':>17}"
+                       f"{'points lost':>13}{'per turn':>10}")
+            for p in sorted(players, key=lambda p: (-p["games"], p["player"]))[:max_players]:
+                per = "-" if p["points_lost_per_turn"] is None else f"{p['points_lost_per_turn']:.2f}"
+                name = one_line(p["player"])
+                name = name if len(name) <= 24 else name[:21] + "..."
+                out.append(f"  {name:24}{p['games']:>7,}{p['analysed_turns']:>16,}{p['missed_qwirkles']:>17,}"
+                           f"{p['points_lost']:>13,}{per:>10}")
+            if len(players) > max_players:
+                out.append(f"  ... and {len(players) - max_players} more players")
+        return "\n".join(out)
+
+
+def _position(seat: int, first: int | None, players: int) -> int | None:
+    """A seat's place in the turn order (1 for the ``first`` seat to move)."""
+    return (seat - first) % players + 1 if first is not None else None
+
+
+def _int(value: object) -> int:
+    assert isinstance(value, int)
+    return value
+
+
+__all__ = ["FINDING_COLUMNS", "GAME_COLUMNS", "TURN_COLUMNS", "GameRows", "Stats", "game_rows",
+           "ordered_map", "report", "reports", "run", "total_bytes"]

@@ -1,0 +1,325 @@
+"""Reading records: files, folders, ``.jsonl`` corpora and URLs to record texts, and a record's
+text (JSON, the notation, a score sheet) to its data."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from ..core.errors import QwirkleError
+from ..core.findings import Finding, capped, line_and_column, make
+from . import record as rec
+from . import schema
+from .jsontext import parse_json
+from .record import Parsed, Record
+
+MAX_FILE_BYTES = 64 * 1024 * 1024
+"""Largest ``.json`` file or ``.jsonl`` line read as one record."""
+RECORD_SUFFIXES = (".json", ".jsonl", ".qgn")
+"""What a folder is searched for: records, corpora and games in the notation.
+A score sheet (``.csv``) is read when named, never looked for (a folder of
+reports holds tables that are not score sheets)."""
+
+
+class InputError(QwirkleError):
+    """A path that cannot be read: missing, unreadable, or holding no records."""
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """One record's text and where it came from.
+
+    ``index`` is the 1-based line of a ``.jsonl`` corpus, 0 for a plain file.
+    ``text`` is ``None`` for a file too large to read (``size`` says how large).
+    """
+
+    path: str
+    index: int
+    text: bytes | None
+    size: int = 0
+
+    @property
+    def form(self) -> str:
+        """How the text is written: ``qgn`` (the notation), ``csv`` (a score
+        sheet) or ``json``, from the file's name (a chained URL's first part:
+        ``zip://game.qgn::s3://b/games.zip`` is notation)."""
+        if not self.index:
+            name = self.path.split("::")[0].lower()
+            if name.endswith(".qgn"):
+                return "qgn"
+            if name.endswith(".csv"):
+                return "csv"
+        return "json"
+
+
+def parse_source(text: bytes, exact: bool = False) -> tuple[object, Finding | None]:
+    """The JSON value of a record's text, or a ``json`` finding saying what is wrong.
+
+    ``exact``: see :func:`qwirkle_tools.formats.record.parse_json`.
+    """
+    if text.startswith(b"\xef\xbb\xbf"):
+        text = text[3:]  # a UTF-8 byte-order mark, as some editors write
+    if len(text) > MAX_FILE_BYTES:
+        return None, make("too-large", None, "",
+                          f"{len(text):,} bytes; the limit is {MAX_FILE_BYTES:,}")
+    if not text or text.isspace():
+        return None, make("json", None, "", "empty: no JSON value")
+    try:
+        return parse_json(text, exact), None
+    except json.JSONDecodeError as exc:
+        return None, make("json", None, "", f"line {exc.lineno}, column {exc.colno}: {exc.msg}")
+    except (ValueError, RecursionError) as exc:  # e.g. nesting deeper than the parser allows
+        return None, make("json", None, "", f"unreadable JSON: {exc}")
+
+
+def parse_written(text: bytes, form: str) -> Parsed:
+    """The record data of a game's notation (``form`` ``qgn``) or a score
+    sheet (``csv``), with a finding for each mistake (see
+    :func:`qwirkle_tools.formats.notation.parse_qgn`, :func:`qwirkle_tools.formats.sheets.parse_sheet`)."""
+    code = "qgn" if form == "qgn" else "sheet"
+    if text.startswith(b"\xef\xbb\xbf"):
+        text = text[3:]
+    try:
+        decoded = text.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line, column = line_and_column(text[:exc.start].decode("utf-8"))  # lines as the readers count them
+        where = f"line {line}" if form == "qgn" else f"line {line} of the file"
+        return Parsed({}, (make(code, None, "", f"{where}, column {column}: not UTF-8 (byte {text[exc.start]:#04x}); "
+                                               "save the file as UTF-8"),))
+    if form == "qgn":
+        from .notation import parse_qgn
+
+        return parse_qgn(decoded)
+    from .sheets import parse_sheet
+
+    return parse_sheet(decoded)
+
+
+def source_data(source: Source, exact: bool) -> tuple[bool, object, tuple[Finding, ...], frozenset[int]]:
+    """Whether a record's text could be read into data at all (JSON, a game
+    in the notation, a score sheet), the data, the findings of reading it
+    (a mistake in hand-written text leaves the rest readable), and the turns
+    left unread (see :class:`~qwirkle_tools.formats.record.Parsed`)."""
+    if source.text is None:
+        return False, None, (make("too-large", None, "",
+                                  f"{source.size:,} bytes; the limit is {MAX_FILE_BYTES:,}"),), frozenset()
+    if source.form != "json":
+        parsed = parse_written(source.text, source.form)
+        return bool(parsed.data), parsed.data, parsed.findings, parsed.broken
+    data, problem = parse_source(source.text, exact)
+    if problem is not None:
+        return False, None, (problem,), frozenset()
+    return True, data, (), frozenset()
+
+
+def record_files(path: Path) -> list[Path]:
+    """The record files a path names: itself, or the ``.json``, ``.jsonl``
+    and ``.qgn`` files in a folder."""
+    if path.is_dir():
+        found = sorted(
+            p for p in path.rglob("*")
+            if p.suffix.lower() in RECORD_SUFFIXES and p.is_file() and not p.name.startswith(".")
+        )
+        if not found:
+            raise InputError(f"{path}: no .json, .jsonl or .qgn records in this folder")
+        return found
+    if path.is_file():
+        return [path]
+    if path.exists():  # a device, a pipe: reading it could block or never end
+        raise InputError(f"{path}: not a regular file")
+    raise InputError(f"{path}: no such file or folder")
+
+
+def input_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
+    """Every record file under ``paths``, folders walked, in order.
+
+    Raises:
+        InputError: a path is missing, unreadable, or a folder with no records.
+    """
+    return [f for p in paths for f in record_files(Path(p))]
+
+
+def sources(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Source]:
+    """Every record text under ``paths``, streamed (a corpus line at a time).
+
+    All paths are checked first, so a missing one fails before any work.
+
+    Raises:
+        InputError: a path is missing, unreadable, or a folder with no records.
+    """
+    for f in input_files(paths):
+        name = str(f)
+        try:
+            if f.suffix.lower() == ".jsonl":
+                records = 0
+                with f.open("rb") as handle:
+                    for number, (line, size) in enumerate(_lines(handle), 1):
+                        if line is None or line.strip():
+                            records += 1
+                            yield Source(name, number, line, size)
+                if not records:
+                    raise InputError(f"{name}: no records in this corpus (every line is blank)")
+            else:
+                size = f.stat().st_size
+                yield Source(name, 0, None if size > MAX_FILE_BYTES else f.read_bytes(), size)
+        except OSError as exc:
+            raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
+
+
+def _lines(handle: BinaryIO) -> Iterator[tuple[bytes | None, int]]:
+    """Each line and its size; ``None`` for a line over :data:`MAX_FILE_BYTES`,
+    which is skipped without being held in memory."""
+    while line := handle.readline(MAX_FILE_BYTES + 1):
+        size = len(line)
+        if size <= MAX_FILE_BYTES or line.endswith(b"\n"):
+            yield line, size
+            continue
+        while not line.endswith(b"\n") and (line := handle.readline(1 << 20)):
+            size += len(line)
+        yield None, size - line.endswith(b"\n")
+
+
+def is_url(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a URL with a scheme (``s3://...``), to be opened with fsspec.
+
+    >>> is_url("s3://bucket/corpus.jsonl"), is_url("corpus.jsonl"), is_url("C:/games"), is_url("a b://c")
+    (True, False, False, False)
+    """
+    text = os.fspath(path)
+    scheme, sep, _ = text.partition("://")
+    return bool(sep) and scheme.replace("+", "").replace("-", "").isalnum() and len(scheme) > 1
+
+
+def open_input(location: str) -> BinaryIO:
+    """A local file or an fsspec URL, opened for binary reading.
+
+    A URL needs fsspec and the package for its scheme (s3fs, gcsfs...);
+    none of them is a dependency of this package.
+
+    Raises:
+        OSError: the file cannot be opened.
+        ImportError: a URL without fsspec.
+    """
+    if is_url(location):
+        import weakref
+
+        import fsspec
+
+        opened = fsspec.open(location, "rb")
+        handle: BinaryIO = opened.open()
+        # kept while the file is: collected, the OpenFile (or its file system) closes
+        # the outer file of a chained URL, a zip's archive, under the member being read
+        weakref.finalize(handle, opened.close)
+        return handle
+    return open(location, "rb")  # the caller closes it
+
+
+def count_lines(location: str, start: int, end: int) -> tuple[int, bool, bool]:
+    """The newlines in bytes ``[start, end)`` of a file, whether any of those
+    bytes is not blank (a corpus of blank lines holds no record), and
+    whether the last of them is a newline (so the next range starts a line)."""
+    newlines, content, last = 0, False, False
+    with open_input(location) as handle:
+        handle.seek(start)
+        left = end - start
+        while left > 0 and (chunk := handle.read(min(left, 1 << 20))):
+            left -= len(chunk)
+            newlines += chunk.count(b"\n")
+            content = content or bool(chunk.strip())
+            last = chunk.endswith(b"\n")
+    return newlines, content, last
+
+
+def block_sources(name: str, location: str, start: int, end: int, first_line: int) -> Iterator[Source]:
+    """The records of a ``.jsonl`` corpus whose lines start in bytes ``[start, end)``.
+
+    ``start`` must be a line start or a byte inside the line before it: a
+    line that begins before ``start`` belongs to the block before, so blocks
+    cut at any byte cover every line once. ``first_line`` is the 1-based
+    number of the first line starting at or after ``start``, so the records'
+    places are those :func:`sources` gives. ``location`` is where to open
+    the file (an absolute path or a URL), ``name`` how to show it.
+
+    Raises:
+        InputError: the file cannot be read.
+    """
+    try:
+        with open_input(location) as handle:
+            if start > 0:
+                handle.seek(start - 1)
+                if handle.read(1) != b"\n":  # inside a line: it belongs to the block before,
+                    # which reads it; skip to its end, but not past ``end``: a long line is read once
+                    while (part := handle.readline(min(1 << 20, max(end - handle.tell(), 1)))) \
+                            and not part.endswith(b"\n") and handle.tell() < end:
+                        pass
+            number = first_line
+            lines = _lines(handle)
+            while handle.tell() < end:
+                item = next(lines, None)
+                if item is None:
+                    break
+                line, size = item
+                if line is None or line.strip():
+                    yield Source(name, number, line, size)
+                number += 1
+    except OSError as exc:
+        raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
+
+
+class UnreadableRecord(QwirkleError):
+    """A record too broken to work with (not JSON, or not of the schema):
+    :attr:`findings` say what is wrong and where."""
+
+    exit_code = 1
+
+    def __init__(self, where: str, findings: tuple[Finding, ...]) -> None:
+        super().__init__(f"{where}: not a readable record; fix the errors above first")
+        self.where = where
+        self.findings = findings
+
+    @property
+    def details(self) -> tuple[str, ...]:
+        """Each finding's line, and under it the excerpt of a mistake in hand-written text."""
+        return tuple(line for f in self.findings for line in f.lines(self.where))
+
+
+def read_record(path: str | os.PathLike[str]) -> Record:
+    """The one record in a file (a ``.json`` record, a ``.qgn`` game, a
+    ``.csv`` score sheet), read exactly (it may be written back) and checked
+    against the schema, not replayed (whoever uses it replays it once, with
+    :func:`qwirkle_tools.play.engine.replay`).
+
+    Raises:
+        InputError: the path is missing, unreadable, or a ``.jsonl`` corpus.
+        UnreadableRecord: the text is not JSON, has a mistake, or is not of the schema.
+    """
+    found = list(sources([path]))
+    if len(found) != 1 or found[0].index:
+        raise InputError(f"{path}: expected a file holding one record, not a .jsonl corpus")
+    return _read(found[0])
+
+
+def read_records(path: str | os.PathLike[str]) -> list[Record]:
+    """Every record in a file: the one of a record, a game or a score
+    sheet, each line of a ``.jsonl`` corpus; read as :func:`read_record` does.
+
+    Raises:
+        InputError: the path is missing or unreadable.
+        UnreadableRecord: the first record that cannot be read.
+    """
+    return [_read(source) for source in sources([path])]
+
+
+def _read(source: Source) -> Record:
+    where = f"{source.path}:{source.index}" if source.index else source.path
+    _, data, problems, _ = source_data(source, exact=True)
+    if problems:
+        raise UnreadableRecord(where, tuple(capped(list(problems))))
+    findings = schema.check(data)
+    if findings:
+        raise UnreadableRecord(where, tuple(findings))
+    return rec.from_data(data, trusted=True)

@@ -1,0 +1,284 @@
+"""``qwirkle view``: one game as one self-contained HTML page, stepped turn by turn.
+
+:func:`page` turns a replay (:class:`~qwirkle_tools.play.engine.History`) and its
+:class:`~qwirkle_tools.analysis.analyse.Analysis` into the text of one HTML file:
+the page's script and style (``qwirkle_tools/web/``, package data) inline,
+and the game embedded once as JSON. Everything the page shows that needs the
+rules is worked out here, by the engine, and embedded: the board changes of
+each turn, the scores, each turn's findings and analysis, and the tiles the
+player to move has not seen (:meth:`~qwirkle_tools.play.engine.GameState.unseen`).
+The script only draws and steps; it knows no rule.
+
+The page fetches nothing: no network, no font, no file. Its
+Content-Security-Policy (``default-src 'none'``, the one script and the one
+style allowed by their hashes) makes the browser refuse anything else.
+Record text (names, comments, ``meta``) is embedded as JSON that cannot close
+its ``<script>`` element and is put on the page as text, never as markup.
+
+What is not done: the page does not replay or check anything itself, does not
+show legal moves beyond the analysis' best move, and does not edit records.
+
+The stable hooks for tests and tools (see the README): the root element's
+``data-turn`` (turns played, 0 = before the first); each board tile's
+``data-tile`` (``colour-shape``), ``data-x`` and ``data-y``; each player's
+score element's ``data-seat`` and ``data-score``; each tile tracker cell's
+``data-unseen`` (``colour-shape``) with its count as text.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import re
+from dataclasses import replace
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from ..analysis.analyse import Analysis, analyse, flag_details
+from ..analysis.rescore import Rescoring, rescore
+from ..core.board import key_cell
+from ..core.safetext import json_text, one_line
+from ..core.tiles import SHAPES, TILES
+from ..formats.jsontext import JSON
+from ..play.engine import GameState, History
+from .charts import PALETTE, ticks
+from .pictures import COLOUR_HEX, TILE_FACE, _axis, _shape, cut_note, not_shown
+
+FORMAT = 1
+"""The version of the embedded data's layout (``"v"`` in it)."""
+
+_PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
+
+
+def script_json(data: Any) -> str:
+    """``data`` as JSON text that is safe inside an HTML ``<script>`` element.
+
+    Every ``<``, ``>`` and ``&`` is written as a ``\\u`` escape (so ``</script>``
+    and ``<!--`` cannot occur), and so is every character that is not
+    printable (U+2028 and U+2029 included); ``JSON.parse`` gives the same data.
+
+    >>> script_json({"name": "</script><!--"})
+    '{"name":"\\\\u003c/script\\\\u003e\\\\u003c!--"}'
+    """
+    text = json_text(data, separators=(",", ":"))
+    return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+
+
+def _cells(state: GameState) -> dict[int, int]:
+    return dict(state.board.cells)
+
+
+def _placed(cells: dict[int, int], keys: list[int]) -> list[list[int]]:
+    out = []
+    for k in keys:
+        x, y = key_cell(k)
+        out.append([cells[k], x, y])
+    return out
+
+
+def _as_the_mover_knows(history: History, n: int, state: GameState) -> GameState:
+    """``state`` (before turn ``n + 1``) with the mover's rack as the record
+    gives or implies it for that turn (:meth:`~qwirkle_tools.play.engine.History.known_rack`).
+
+    A rack recorded on a turn is in the mover's hand before the turn is
+    played, but the replay learns it only when it plays that turn: so the
+    start position (which knows only the setup), and any position whose
+    rack the earlier turns do not tell, would count the mover's own tiles as
+    unseen. Nothing else changes.
+    """
+    turn = history.turns[n] if n < len(history.turns) else None
+    if turn is None or not 0 <= turn.player < len(state.known):
+        return state
+    rack, _ = history.known_rack(n)
+    if rack is None:
+        return state
+    p = turn.player
+    return replace(state, known=tuple(tuple(TILES[t] for t in rack) if q == p else k for q, k in enumerate(state.known)),
+                   rack_sizes=tuple(len(rack) if q == p else size for q, size in enumerate(state.rack_sizes)))
+
+
+def _meta(value: JSON) -> str:
+    return value if isinstance(value, str) else json_text(value)
+
+
+def page_data(history: History, analysis: Analysis, title: str = "", rescoring: Rescoring | None = None) -> dict[str, Any]:
+    """The data the page embeds (plain JSON types; see ``web/viewer.js`` for its use).
+
+    ``states[n]`` is the game after ``n`` turns: the board changes from the
+    state before (``add``: ``[tile, x, y]``, ``del``: ``[x, y]``), whether the
+    board is known, the bag, each seat's known rack and size, and the unseen
+    count of each of the 36 tiles from the point of view of the player of turn
+    ``n + 1`` (not on the board, not in the rack that turn records or the
+    replay implies; after the last turn: of nobody, the tiles not on the board),
+    and, when the board is too wide to draw whole, ``cut``: a note saying how
+    many of its tiles the page does not draw (:func:`~qwirkle_tools.outputs.pictures.cut_note`);
+    ``turns[n - 1]`` is turn ``n``: its player, move, claimed and computed
+    score, totals, findings, analysis, ghost tiles and gift line.
+    """
+    record = history.record
+    n_players = len(record.players)
+    if rescoring is None:
+        rescoring = rescore(history)
+    by_turn = {t.turn: t for t in analysis.turns}
+    if history.results and history.results[-1].state is None:
+        raise ValueError("the page needs a history with a state after every turn (replay with positions=True)")
+    if len(history.results) != len(history.turns):
+        raise ValueError("the page needs a record whose every turn could be read")
+    states: list[GameState] = [history.state(n) for n in range(len(history.turns) + 1)]
+
+    everything: set[int] = set()
+    for s in states:
+        everything.update(s.board.cells)
+    for judged in analysis.turns:
+        if judged.missed_qwirkle is not None:
+            everything.update(p.key for p in judged.missed_qwirkle.tiles)
+    cols, cut_x = _axis(key_cell(k)[0] for k in everything) if everything else ([], False)
+    rows, cut_y = _axis(key_cell(k)[1] for k in everything) if everything else ([], False)
+
+    out_states: list[dict[str, Any]] = []
+    before: dict[int, int] = {}
+    for n, s in enumerate(states):
+        s = _as_the_mover_knows(history, n, s)  # the tracker and the racks as seen by the mover
+        cells = _cells(s)
+        added = sorted(k for k, t in cells.items() if before.get(k) != t)
+        removed = sorted(k for k in before if k not in cells)
+        turn = history.turns[n] if n < len(history.turns) else None
+        pov = turn.player if turn is not None else -1
+        known = s.board_known
+        hidden = not_shown(map(key_cell, cells), cols, rows) if cut_x or cut_y else 0
+        out_states.append({
+            "known": known,
+            "add": _placed(cells, added),
+            "del": [list(key_cell(k)) for k in removed],
+            "bag": s.bag,
+            "ended": s.ended,
+            "pov": pov if 0 <= pov < n_players else -1,
+            "unseen": list(s.unseen(pov)) if known else None,
+            "racks": [[list(s.known[p]) if p < len(s.known) else [],
+                       s.rack_sizes[p] if p < len(s.rack_sizes) else None] for p in range(n_players)],
+            **({"cut": cut_note(hidden)} if hidden else {}),  # what the page cannot draw, said on it
+        })
+        before = cells
+
+    turns: list[dict[str, Any]] = []
+    for result, row in zip(history.results, rescoring.rows):
+        turn = result.turn
+        assert turn is not None
+        ta = by_turn.get(result.index + 1)
+        entry: dict[str, Any] = {
+            "p": turn.player,
+            "a": turn.action,
+            "text": row.tiles,
+            "claim": row.claimed,
+            "calc": row.computed,
+            "tot": list(result.totals[:n_players]),
+            "q": result.qwirkles,
+            "f": [[f.code, f.severity, f.message] for f in result.findings],
+            "comment": turn.comment,
+        }
+        if row.breakdown:
+            entry["score"] = row.breakdown
+        if ta is not None:
+            entry["fl"] = [list(fd) for fd in flag_details(ta)]
+            entry["an"] = {
+                "rack": ta.rack, "lost": ta.points_lost, "best": ta.best_score, "rank": ta.rank,
+                "moves": ta.moves, "note": ta.note,
+            }
+            if ta.missed_qwirkle is not None:
+                entry["ghost"] = [[int(p.tile), p.x, p.y] for p in ta.missed_qwirkle.tiles]
+            if ta.gift is not None:
+                entry["gift"] = {"line": [list(c) for c in ta.gift.line], "missing": str(ta.gift.missing),
+                                 "by": ta.gift.completed_at}
+        turns.append(entry)
+
+    summary = []
+    for player in analysis.players:
+        acc = player.accuracy
+        summary.append({"accuracy": None if acc is None else round(acc, 4), "analysed": player.analysed_turns,
+                        "lost": player.points_lost, "made": player.qwirkles_made, "missed": player.qwirkles_missed,
+                        "gifts": player.gifts_given})
+    show_board = len(states) == 1 or len(states[0].board) > 0 or any(s.board_known for s in states[1:])
+    # the chart's axes: a few round values whatever the range (a sheet's totals may reach 10^9)
+    top = max([10, *history.initial.scores[:n_players], *(v for r in history.results for v in r.totals[:n_players])])
+    last = len(history.turns)
+    return {
+        "v": FORMAT,
+        "title": title,
+        "players": list(record.names),
+        "meta": [[str(k), _meta(v)] for k, v in record.meta.items()],
+        "tiles": [str(t) for t in TILES],
+        "short": [t.short for t in TILES],
+        "colours": list(COLOUR_HEX),
+        "palette": list(PALETTE),
+        "cols": cols,
+        "rows": rows,
+        "board": show_board,
+        "scores0": list(history.initial.scores[:n_players]),
+        "yticks": ticks(top, 6),
+        "xticks": [n for n in ticks(last, 12) if n <= last],
+        "states": out_states,
+        "turns": turns,
+        "lead": [[c.turn, c.leader] for c in history.lead_changes()],
+        "summary": summary,
+        "notes": list(analysis.notes),
+        "findings": [[f.code, f.severity, f.message] for f in history.findings if f.turn is None],
+        "end": record.result.end if record.result is not None else None,
+    }
+
+
+def _shape_defs() -> str:
+    """The six shapes as SVG symbols (``#shape-circle``...), drawn by the same
+    geometry as the PNG pictures (:mod:`qwirkle_tools.outputs.pictures`), in a unit cell."""
+    parts = []
+    for kind, name in enumerate(SHAPES):
+        pieces = []
+        for what, args in _shape(kind, 0.0, 0.0, 0.5):
+            if what == "circle":
+                cx, cy, r = args
+                pieces.append(f'<circle cx="{cx:.3f}" cy="{cy:.3f}" r="{r:.3f}"/>')
+            else:
+                points = " ".join(f"{x:.3f},{y:.3f}" for x, y in args)
+                pieces.append(f'<polygon points="{points}"/>')
+        parts.append(f'<symbol id="shape-{name}" viewBox="-0.5 -0.5 1 1" overflow="visible">{"".join(pieces)}</symbol>')
+    return "".join(parts)
+
+
+@cache
+def _asset(name: str) -> str:
+    return (resources.files("qwirkle_tools") / "web" / name).read_text(encoding="utf-8")
+
+
+def _hash(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
+def page(history: History, analysis: Analysis | None = None, title: str = "", rescoring: Rescoring | None = None) -> str:
+    """The viewer page of a replayed game, as HTML text (one self-contained file).
+
+    ``analysis`` defaults to :func:`~qwirkle_tools.analysis.analyse.analyse` of the
+    history, ``rescoring`` to :func:`~qwirkle_tools.analysis.rescore.rescore` of it
+    (pass them to share the work); ``title`` (a file name, say) heads the page. The history must
+    keep its states (``replay(record)``, not ``positions=False``).
+    """
+    if analysis is None:
+        analysis = analyse(history)
+    script = _asset("viewer.js")
+    style = _asset("viewer.css").replace("{{tile_face}}", TILE_FACE)
+    if "</" in script or "</" in style:
+        raise AssertionError("the viewer's script and style must not hold '</'")
+    values = {
+        "csp": (f"default-src 'none'; script-src {_hash(script)}; style-src {_hash(style)}; "
+                "base-uri 'none'; form-action 'none'"),
+        "title": html.escape(one_line(title or "Qwirkle game"), quote=True),
+        "style": style,
+        "shapes": _shape_defs(),
+        "data": script_json(page_data(history, analysis, title, rescoring)),
+        "script": script,
+    }
+    # one pass over the template: inserted text is never scanned for placeholders
+    return _PLACEHOLDER.sub(lambda m: values[m[1]], _asset("viewer.html"))
+
+
+__all__ = ["FORMAT", "page", "page_data", "script_json"]

@@ -1,0 +1,646 @@
+"""A game to play: deal, list the legal moves, push one, take it back, ask who won.
+
+:class:`Game` is the dealer's view of one game: every rack and the bag's
+order are known, so every turn is checked at once and the game is never in
+doubt (the validator's :mod:`~qwirkle_tools.play.engine` is the other side: it
+replays a record that may say little). Its names follow python-chess's
+``Board``::
+
+    >>> from qwirkle_tools import Game
+    >>> game = Game.deal(players=2, seed=7)
+    >>> while not game.is_over():
+    ...     points = game.push(game.legal_moves()[0])
+    >>> game.outcome()
+    'out'
+    >>> game.pop()                        # the last turn taken back, exactly
+    Move.parse('bd@4,-6')
+    >>> game.is_over()
+    False
+
+:meth:`Game.push` is strict: an illegal move raises
+:class:`~qwirkle_tools.play.engine.IllegalMoveError` naming the turn, the move and
+the reason, with the same finding code the validator gives, and the game is
+left as it was. :meth:`Game.pop` undoes a turn from what the turn saved
+(no replay), so a search can push and pop millions of times.
+
+What is judged where: a placement's legality and score are
+:func:`~qwirkle_tools.core.rules.judge`'s (the one scorer) and the list of legal
+placements is :func:`~qwirkle_tools.core.movegen.generate_raw`'s; this module adds
+only what a turn means for racks and the bag: the opening rule (the starter
+places their largest group), exchanges (at most as many tiles as the bag
+holds), the pass (only when nothing else is legal), the end bonus and the
+end of the game (RULES.md). :meth:`Game.record` writes the game in the
+record format, which the validator replays with no finding.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import combinations, repeat
+from typing import Any, Literal
+
+from ..core.board import COORD_LIMIT, Board, Placement, format_move, key_cell, parse_move
+from ..core.errors import QwirkleError
+from ..core.findings import make
+from ..core.movegen import generate
+from ..core.rules import DEFAULT_RULES, Rules, dead, judge, judge_placed, playable_tile
+from ..core.safetext import count
+from ..core.tiles import COPIES, RACK_SIZE, TILES, Tile, format_tiles, largest_group, parse_tiles, tile_names
+from ..formats.jsontext import JSON
+from ..formats.record import Player, Record, Result, Setup, Turn
+from .engine import BOARD_UNKNOWN_WHY, GameState, IllegalMoveError, replay
+
+Action = Literal["place", "exchange", "pass"]
+Outcome = Literal["out", "blocked"]
+_End = Literal["out", "blocked", "unknown"] | None  # "unknown": not worked out since the last change
+
+
+class MoveError(QwirkleError, ValueError):
+    """A text that is no move; the message quotes it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One turn's move: a placement, an exchange or a pass.
+
+    ``tiles`` are the placements of a ``place`` (in the order given),
+    ``exchanged`` the tiles of an ``exchange``. ``score`` is what
+    :meth:`Game.legal_moves` found the move scores, end bonus included
+    (``None`` on a move made or parsed by hand); it does not take part in
+    comparisons, so a parsed move equals the listed one.
+
+    >>> move = Move.parse("rc@0,0 rd@1,0")
+    >>> str(move), str(Move.parse("exchange rc rs")), str(Move.parse("pass"))
+    ('rc@0,0 rd@1,0', 'exchange rc rs', 'pass')
+    >>> Move.parse(str(move)) == move
+    True
+    """
+
+    action: Action
+    tiles: tuple[Placement, ...] = ()
+    exchanged: tuple[Tile, ...] = ()
+    score: int | None = field(default=None, compare=False)
+
+    @classmethod
+    def place(cls, placements: Iterable[Placement], score: int | None = None) -> Move:
+        return cls("place", tuple(placements), score=score)
+
+    @classmethod
+    def exchange(cls, tiles: Iterable[int]) -> Move:
+        return cls("exchange", exchanged=tuple(TILES[t] for t in tiles), score=0)
+
+    @classmethod
+    def pass_turn(cls) -> Move:
+        return cls("pass", score=0)
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read the notation's form of a move, as :meth:`__str__` writes it:
+        ``rc@0,0 rd@1,0`` (tiles long or short), ``exchange rc rs``, ``pass``.
+
+        Raises:
+            MoveError: the text is no move; the message quotes it.
+        """
+        words = text.split()
+        try:
+            if words == ["pass"]:
+                return cls.pass_turn()
+            if words and words[0] == "exchange":
+                if len(words) == 1:
+                    raise ValueError("name the tiles exchanged")
+                return cls.exchange(parse_tiles(words[1:]))
+            if not words:
+                raise ValueError("it is empty")
+            return cls.place(parse_move(text))
+        except ValueError as exc:
+            raise MoveError(f"bad move {text!r}: write tile@x,y ..., exchange TILES or pass ({exc})") from None
+
+    def __str__(self) -> str:
+        if self.action == "place":
+            return format_move(self.tiles)
+        if self.action == "exchange":
+            return f"exchange {format_tiles(self.exchanged)}"
+        return "pass"
+
+    def __repr__(self) -> str:
+        return f"Move.parse({str(self)!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What one seat may know of a game: never the bag's order or another rack.
+
+    ``unseen[t]`` is how many copies of tile ``t`` the seat cannot see (not
+    on the board, not in its rack): in the bag or in other racks. ``turns``
+    are the turns so far with what the seat may not know taken out: other
+    seats' racks, draws and exchanged tiles (an exchange keeps its count).
+    """
+
+    seat: int
+    to_move: int
+    board: Board
+    rack: tuple[Tile, ...]
+    rack_sizes: tuple[int, ...]
+    bag: int
+    scores: tuple[int, ...]
+    unseen: tuple[int, ...]
+    turns: tuple[Turn, ...]
+    rules: Rules = DEFAULT_RULES
+    over: bool = False
+    names: tuple[str, ...] = ()
+    setup: Setup | None = None
+
+    def legal_moves(self) -> list[Move]:
+        """The seat's legal moves, as :meth:`Game.legal_moves` lists them (empty
+        when it is not this seat's turn or the game is over)."""
+        if self.over or self.seat != self.to_move:
+            return []
+        return _legal(self.board.cells, list(self.rack), self.bag, self.rules)
+
+    def record(self) -> Record:
+        """The game so far as the seat may know it, in the record format (no result)."""
+        names = self.names or tuple(f"Player {p + 1}" for p in range(len(self.rack_sizes)))
+        return Record(tuple(Player(n) for n in names), self.turns, self.rules, self.setup)
+
+    @classmethod
+    def from_record(cls, record: Record, seat: int, rack: Sequence[int]) -> SeatView:
+        """The view of ``seat``, holding ``rack``, after a record's turns: what a bot
+        rebuilds from the protocol's ``position`` and ``rack`` (see ``docs/bots.md``).
+
+        Raises:
+            ValueError: the seat does not exist, the record has errors, the board
+                is not known, or the rack does not fit what the board leaves.
+        """
+        if not 0 <= seat < len(record.players):
+            raise ValueError(f"seat {seat} does not exist: the game has {len(record.players)} players")
+        state = _end_of(record, "the position")
+        unseen = _unseen(state.board.cells.values(), rack)
+        if min(unseen) < 0:
+            raise ValueError(f"the rack {tile_names(rack)} holds a tile whose copies are all on the board")
+        sizes = tuple(len(rack) if p == seat else (s if s is not None else RACK_SIZE)
+                      for p, s in enumerate(state.rack_sizes))
+        bag = state.bag if state.bag is not None else max(0, sum(unseen) - sum(sizes) + len(rack))
+        return cls(seat, state.to_move if state.to_move is not None else seat, state.board, _tiles(rack), sizes,
+                   bag, state.scores, tuple(unseen), record.turns, record.rules, state.ended is not None,
+                   record.names, record.setup)
+
+
+class _Undo:
+    """What :meth:`Game.push` changed, for :meth:`Game.pop` to put back."""
+
+    __slots__ = ("rack", "keys", "drawn", "bag", "rng", "end")
+
+    def __init__(self, rack: list[int], keys: tuple[int, ...], drawn: int, bag: list[int] | None,
+                 rng: object | None, end: _End) -> None:
+        self.rack = rack
+        self.keys = keys
+        self.drawn = drawn
+        self.bag = bag
+        self.rng = rng
+        self.end = end
+
+
+class Game:
+    """A game in play with every rack and the bag known (see the module's notes).
+
+    Build one with :meth:`deal` (a new game) or :meth:`from_record` (a
+    recorded game, continued). The state is read through :attr:`board`,
+    :attr:`racks`, :attr:`bag_size`, :attr:`scores`, :attr:`to_move` and
+    :meth:`view`; it changes only by :meth:`push` and :meth:`pop`.
+    """
+
+    def __init__(self, names: Sequence[str], racks: Sequence[Sequence[int]], bag: Sequence[int], to_move: int,
+                 rules: Rules = DEFAULT_RULES, seed: int = 0, board: Iterable[Placement] = (),
+                 scores: Sequence[int] | None = None, turns: Sequence[Turn] = (),
+                 setup: Setup | None = None, meta: Mapping[str, JSON] | None = None) -> None:
+        """A game from a position: the names, every rack, the bag in draw order
+        (the last tile is drawn first), the seat to move. ``seed`` seeds the
+        shuffles of exchanged tiles back into the bag. ``turns`` already played
+        (and the ``setup`` they started from) go into :meth:`record` but cannot
+        be taken back. Prefer :meth:`deal` and :meth:`from_record`.
+        """
+        n = len(names)
+        if not 2 <= n <= 6:
+            raise ValueError(f"a game has 2 to 6 players, not {n}")
+        if len(racks) != n:
+            raise ValueError(f"give one rack per player: {n}, not {len(racks)}")
+        if not 0 <= to_move < n:
+            raise ValueError(f"seat {to_move} does not exist: the game has {n} players")
+        self.names = tuple(names)
+        self.rules = rules
+        self._cells: dict[int, int] = {}
+        for p in board:
+            self._cells[p.key] = int(p.tile)
+        self._racks = [[int(t) for t in r] for r in racks]
+        self._bag = [int(t) for t in bag]
+        held = [0] * len(TILES)
+        for t in (*self._cells.values(), *self._bag, *(t for r in self._racks for t in r)):
+            held[t] += 1
+        over = [TILES[t] for t, c in enumerate(held) if c > COPIES]
+        if over or sum(held) != len(TILES) * COPIES or any(len(r) > RACK_SIZE for r in self._racks):
+            raise ValueError("the board, the racks and the bag must hold the 108 tiles, 3 of each, "
+                             f"and no rack more than {RACK_SIZE}" + (f" (more than 3 of {tile_names(over)})" if over else ""))
+        self._scores = list(scores) if scores is not None else [0] * n
+        self._to_move = to_move
+        self._rng = random.Random(seed)
+        self._prefix: tuple[Turn, ...] = tuple(turns)
+        self._turns: list[Turn] = []
+        self._undo: list[_Undo] = []
+        self._setup = setup
+        self._meta = dict(meta or {})
+        self._named_rules: tuple[str, ...] | None = None  # a recorded game's rules object, written back as it was
+        self._end: _End = "unknown"  # worked out when asked
+
+    # -- making a game ----------------------------------------------------------
+
+    @classmethod
+    def deal(cls, players: int | Sequence[str] = 2, seed: int = 0, rules: Rules = DEFAULT_RULES) -> Game:
+        """A new game: the bag shuffled by ``seed``, six tiles dealt to each seat
+        in turn, and the starter chosen by the rules (the largest group of
+        tiles sharing a colour or a shape; a tie goes to the lower seat, as a
+        record just says who started). The same seed deals the same game.
+        ``players``: how many (named ``Bot 1``, ``Bot 2``, ...) or their names.
+        """
+        names = [f"Bot {i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
+        rng = random.Random(seed)
+        bag = [t for t in range(len(TILES)) for _ in range(COPIES)]
+        rng.shuffle(bag)
+        racks = [[bag.pop() for _ in range(RACK_SIZE)] for _ in names]
+        starter = max(range(len(names)), key=lambda s: (largest_group(racks[s]), -s))
+        game = cls(names, racks, bag, starter, rules)
+        game._rng = rng  # the deal's generator goes on to shuffle exchanged tiles back
+        return game
+
+    @classmethod
+    def from_record(cls, record: Record, seed: int = 0) -> Game:
+        """The game a record reached, to play on (its turns cannot be taken back).
+
+        The record must replay with no error and tell every rack and the
+        bag's size at its end (a self-play record does; a score sheet does
+        not). The bag's order is not in a record: the tiles in it (those
+        neither on the board nor in a rack) are shuffled by ``seed``. A
+        record with no turn starts with seat 0 to move.
+
+        Raises:
+            ValueError: the record has errors, or does not tell what is needed.
+        """
+        state = _end_of(record, "the record")
+        racks = state.racks
+        missing = [p for p, r in enumerate(racks) if r is None]
+        if missing or state.bag is None:
+            what = "the bag's size" if state.bag is None else f"the rack of seat {missing[0]}"
+            raise ValueError(f"the record does not tell {what} at its end: it cannot be played on")
+        left = list(state.unseen(-1))
+        for r in racks:
+            assert r is not None
+            for t in r:
+                left[t] -= 1
+        bag = [t for t, c in enumerate(left) for _ in range(c)]
+        if len(bag) != state.bag:
+            raise ValueError(f"the record's bag should hold {state.bag} tiles, but {len(bag)} are unaccounted for")
+        random.Random(seed).shuffle(bag)
+        to_move = state.to_move if state.to_move is not None else 0
+        board = [Placement(TILES[t], *key_cell(k)) for k, t in state.board.cells.items()]
+        game = cls(record.names, [list(r or ()) for r in racks], bag, to_move, record.rules, seed, board,
+                   state.scores, record.turns, record.setup, dict(record.meta))
+        game._named_rules = record.named_rules
+        if state.ended is not None:
+            game._end = "out" if state.ended == "out" else "blocked"
+        return game
+
+    # -- the position -----------------------------------------------------------
+
+    @property
+    def to_move(self) -> int:
+        """The seat whose turn it is (after the end: whose turn it would be)."""
+        return self._to_move
+
+    @property
+    def board(self) -> Board:
+        return Board._wrap(dict(self._cells))
+
+    @property
+    def racks(self) -> tuple[tuple[Tile, ...], ...]:
+        return tuple(tuple(TILES[t] for t in r) for r in self._racks)
+
+    @property
+    def bag_size(self) -> int:
+        return len(self._bag)
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self._scores)
+
+    @property
+    def turns(self) -> tuple[Turn, ...]:
+        """Every turn so far, as recorded (with racks, draws and scores)."""
+        return self._prefix + tuple(self._turns)
+
+    def __len__(self) -> int:
+        """The turns that :meth:`pop` can take back."""
+        return len(self._turns)
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may know now (see :class:`SeatView`)."""
+        if not 0 <= seat < len(self.names):
+            raise ValueError(f"seat {seat} does not exist: the game has {len(self.names)} players")
+        unseen = _unseen(self._cells.values(), self._racks[seat])
+        return SeatView(seat, self._to_move, self.board, self.racks[seat], tuple(len(r) for r in self._racks),
+                        len(self._bag), self.scores, tuple(unseen), tuple(_hide(t, seat) for t in self.turns),
+                        self.rules, self.is_over(), self.names, _hide_setup(self._setup, seat))
+
+    # -- moves ------------------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the seat to move: the placements, best score first
+        (end bonus included; ties as :func:`~qwirkle_tools.core.movegen.generate`
+        breaks them), then the exchanges the bag allows, largest first; a pass
+        only when nothing else is legal. Empty once the game is over. On the
+        first move only groups of the starter's largest size are listed, laid
+        out in row 0 from (0,0)."""
+        if self.is_over():
+            return []
+        return _legal(self._cells, self._racks[self._to_move], len(self._bag), self.rules)
+
+    def is_legal(self, move: Move) -> bool:
+        if self._refusal(move) is not None:
+            return False
+        return move.action != "place" or not judge(self._cells, move.tiles, self.rules).violations
+
+    def push(self, move: Move) -> int:
+        """Play ``move`` for the seat to move; returns the points it scored.
+
+        Raises:
+            IllegalMoveError: the move breaks a rule (or the game is over); the
+                game is as it was.
+        """
+        refusal = self._refusal(move)
+        p = self._to_move
+        rack = self._racks[p]
+        rules = self.rules
+        cells = self._cells
+        judgement = None
+        if refusal is None and move.action == "place":
+            keys = tuple(pl.key for pl in move.tiles)
+            if len(set(keys)) == len(keys) and cells.keys().isdisjoint(keys):
+                for k, pl in zip(keys, move.tiles):  # put the tiles down, then judge the move on the one board
+                    cells[k] = pl.tile
+                judgement = judge_placed(cells, move.tiles, keys, rules)
+                if judgement is None:
+                    for k in keys:
+                        del cells[k]
+            if judgement is None:  # illegal: judged again on the board without it, for the reason
+                v = judge(cells, move.tiles, rules).violations[0]
+                refusal = v.code, "/tiles" if v.index is None else f"/tiles/{v.index}", v.message
+        if refusal is not None:
+            code, pointer, reason = refusal
+            index = len(self.turns)
+            finding = make(code, index + 1, f"/turns/{index}{pointer}", reason)
+            raise IllegalMoveError(f"turn {index + 1} ({move}): {code}: {finding.message}", finding)
+        held = list(rack)
+        bag = self._bag
+        end = self._end
+        if judgement is not None:
+            points = rules.scored(judgement.points, len(move.tiles), len(rack), len(bag))
+            for pl in move.tiles:
+                rack.remove(pl.tile)
+            drawn = min(len(move.tiles), len(bag))
+            new = [bag.pop() for _ in range(drawn)]
+            rack.extend(new)
+            self._undo.append(_Undo(held, keys, drawn, None, None, end))
+            turn = Turn(p, "place", tiles=move.tiles, score=points, rack=_tiles(held), draw=_tiles(new))
+            self._end = "out" if not rack else "unknown"  # (a placement may leave the position dead)
+        elif move.action == "exchange":
+            saved_bag, saved_rng = list(bag), self._rng.getstate()
+            out = [int(t) for t in move.exchanged]
+            for t in out:
+                rack.remove(t)
+            new = [bag.pop() for _ in range(len(out))]
+            rack.extend(new)
+            bag.extend(out)
+            self._rng.shuffle(bag)
+            points = 0
+            self._undo.append(_Undo(held, (), 0, saved_bag, saved_rng, end))
+            turn = Turn(p, "exchange", exchanged=move.exchanged, score=0, rack=_tiles(held), draw=_tiles(new))
+        else:
+            points = 0
+            self._undo.append(_Undo(held, (), 0, None, None, end))
+            turn = Turn(p, "pass", score=0, rack=_tiles(held))
+        self._scores[p] += points
+        self._turns.append(turn)
+        self._to_move = (p + 1) % len(self.names)
+        return points
+
+    def pop(self) -> Move:
+        """Take the last turn back exactly (board, racks, bag, scores, turn, end);
+        returns its move.
+
+        Raises:
+            IndexError: no turn played with :meth:`push` is left to take back.
+        """
+        if not self._undo:
+            raise IndexError("no turn to take back" + (": the record's turns cannot be" if self._prefix else ""))
+        undo = self._undo.pop()
+        turn = self._turns.pop()
+        p = turn.player
+        self._to_move = p
+        self._scores[p] -= turn.score or 0
+        if turn.action == "place":
+            assert turn.tiles is not None
+            for k in undo.keys:
+                del self._cells[k]
+            if undo.drawn:
+                rack = self._racks[p]
+                self._bag.extend(reversed(rack[len(rack) - undo.drawn:]))
+            move = Move.place(turn.tiles, turn.score)
+        elif turn.action == "exchange":
+            assert undo.bag is not None and turn.exchanged is not None
+            self._bag[:] = undo.bag
+            self._rng.setstate(undo.rng)  # type: ignore[arg-type]
+            move = Move.exchange(turn.exchanged)
+        else:
+            move = Move.pass_turn()
+        self._racks[p][:] = undo.rack
+        self._end = undo.end
+        return move
+
+    # -- the end ----------------------------------------------------------------
+
+    def outcome(self) -> Outcome | None:
+        """``"out"`` once a player emptied their rack with the bag empty,
+        ``"blocked"`` once no tile left in the game (in racks and bag) fits
+        anywhere, else ``None`` (RULES.md, "End of the game")."""
+        end = self._end
+        if end == "unknown":
+            left = [t for r in self._racks for t in r] + self._bag
+            end = self._end = "blocked" if dead(self._cells, left) else None
+        return end
+
+    def is_over(self) -> bool:
+        return self.outcome() is not None
+
+    def winners(self) -> tuple[int, ...]:
+        """The seats with the highest score (more than one on a tie)."""
+        top = max(self._scores)
+        return tuple(p for p, s in enumerate(self._scores) if s == top)
+
+    def record(self, meta: Mapping[str, JSON] | None = None) -> Record:
+        """The game so far in the record format, with every rack, draw and score;
+        the result is the scores and how the game ended (``unfinished`` while
+        it goes on). :func:`~qwirkle_tools.play.engine.replay` finds nothing wrong with it."""
+        outcome = self.outcome()
+        return Record(
+            players=tuple(Player(name) for name in self.names), turns=self.turns, rules=self.rules,
+            setup=self._setup, result=Result(self.scores, outcome or "unfinished"),
+            meta={**self._meta, **(meta or {})}, named_rules=self._named_rules,
+        )
+
+    # -- checking a move --------------------------------------------------------
+
+    def _refusal(self, move: Move) -> tuple[str, str, str] | None:
+        """Why ``move`` may not be played now, as (finding code, pointer within
+        the turn, reason), or ``None`` if it may, as far as the rack and the bag
+        are concerned: a placement's lines are :func:`~qwirkle_tools.core.rules.judge`'s."""
+        p = self._to_move
+        rack = self._racks[p]
+        name = self.names[p]
+        # (no placement is legal in a dead position, so a legal one needs no look for it)
+        if self._end in ("out", "blocked") or (move.action != "place" and self.is_over()):
+            return "after-end", "/action", f"the game is over ({self.outcome()})"
+        bag = len(self._bag)
+        if move.action == "place":
+            if not move.tiles:
+                return "empty-move", "/tiles", "a placement with no tiles"
+            for j, pl in enumerate(move.tiles):
+                if abs(pl.x) > COORD_LIMIT or abs(pl.y) > COORD_LIMIT:
+                    return "schema", f"/tiles/{j}", f"({pl.x},{pl.y}) is off the board (at most {COORD_LIMIT:,})"
+            missing = _missing(rack, [int(pl.tile) for pl in move.tiles])
+            if missing is not None:
+                return ("tile-not-in-rack", f"/tiles/{missing}",
+                        f"{name} places {move.tiles[missing].tile}, which is not in the rack ({tile_names(sorted(rack))})")
+            if not self._cells and len(move.tiles) < largest_group(rack):
+                return ("first-move-not-largest", "/tiles",
+                        f"{name} opens with {count(len(move.tiles), 'tile')}, but the rack "
+                        f"({tile_names(sorted(rack))}) holds a group of {largest_group(rack)}")
+            return None
+        if not self._cells:
+            return ("first-move-not-largest", "/action",
+                    f"{name} {'passes' if move.action == 'pass' else 'exchanges'} on an empty board: "
+                    "the game opens with the starter placing their largest group")
+        if move.action == "exchange":
+            if not move.exchanged:
+                return "exchange-count", "/tiles", "an exchange of no tiles"
+            missing = _missing(rack, [int(t) for t in move.exchanged])
+            if missing is not None:
+                return ("tile-not-in-rack", f"/tiles/{missing}",
+                        f"{name} exchanges {move.exchanged[missing]}, which is not in the rack ({tile_names(sorted(rack))})")
+            if len(move.exchanged) > bag:
+                return ("exchange-too-many", "/tiles",
+                        f"{name} exchanges {count(len(move.exchanged), 'tile')}, but the bag holds {bag}")
+            return None
+        if bag:
+            return "illegal-pass", "", f"{name} passes while the bag holds {count(bag, 'tile')} (exchange instead)"
+        could = playable_tile(self._cells, rack)
+        if could is not None:
+            return "illegal-pass", "", f"{name} passes but could place {could.tile} at ({could.x},{could.y})"
+        return None
+
+
+def _end_of(record: Record, what: str) -> GameState:
+    """The state a record reaches, replayed; ``what`` names it in the errors.
+
+    Raises:
+        ValueError: the record has errors, or its board is not known.
+    """
+    history = replay(record)
+    errors = [f for f in history.findings if f.severity == "error"]
+    if errors:
+        raise ValueError(f"{what} has {count(len(errors), 'error')}, the first: {errors[0]}")
+    state = history.final
+    assert state is not None
+    if not state.board_known:
+        raise ValueError(f"{what}'s board is not known ({BOARD_UNKNOWN_WHY})")
+    return state
+
+
+def _legal(cells: Mapping[int, int], rack: Sequence[int], bag: int, rules: Rules) -> list[Move]:
+    """The legal moves for ``rack`` (see :meth:`Game.legal_moves`)."""
+    opening = not cells
+    found = generate(cells, rack, rules, largest_first=opening)
+    whole = len(rack)
+    scores = [rules.scored(m.score, len(m.tiles), whole, bag) for m in found]
+    # the Moves built without Move.__init__ (its frozen fields are set one object.__setattr__ at a time)
+    moves = list(map(object.__new__, repeat(Move, len(found))))
+    for set_field, values in ((_SET_ACTION, repeat("place")), (_SET_TILES, (m.tiles for m in found)),
+                              (_SET_EXCHANGED, repeat(())), (_SET_SCORE, scores)):
+        deque(map(set_field, moves, values), 0)
+    if not bag:  # going out adds the bonus: such a move may rank higher (a stable sort keeps generate's ties)
+        moves.sort(key=lambda m: -(m.score or 0))
+    if bag and not opening:
+        moves.extend(_exchanges(tuple(sorted(rack)), min(whole, bag)))
+    if not moves and not bag and not opening:
+        moves.append(Move.pass_turn())
+    return moves
+
+
+@lru_cache(maxsize=4096)
+def _exchanges(rack: tuple[int, ...], most: int) -> tuple[Move, ...]:
+    """Every distinct exchange of at most ``most`` tiles of a (sorted) rack, largest first."""
+    chosen = dict.fromkeys(c for size in range(most, 0, -1) for c in combinations(rack, size))
+    return tuple(Move.exchange(c) for c in chosen)
+
+
+_SET_ACTION: Callable[[Move, Any], None] = Move.__dict__["action"].__set__
+_SET_TILES: Callable[[Move, Any], None] = Move.__dict__["tiles"].__set__
+_SET_EXCHANGED: Callable[[Move, Any], None] = Move.__dict__["exchanged"].__set__
+_SET_SCORE: Callable[[Move, Any], None] = Move.__dict__["score"].__set__
+
+
+def _unseen(board: Iterable[int], rack: Iterable[int]) -> list[int]:
+    """How many of each tile a seat holding ``rack`` does not see on ``board`` or in it
+    (negative where more are seen than the game has)."""
+    unseen = [COPIES] * len(TILES)
+    for t in (*board, *rack):
+        unseen[t] -= 1
+    return unseen
+
+
+def _missing(rack: Sequence[int], tiles: Sequence[int]) -> int | None:
+    """The index in ``tiles`` of the first tile the rack cannot supply, or ``None``."""
+    left = list(rack)
+    for j, t in enumerate(tiles):
+        if t in left:
+            left.remove(t)
+        else:
+            return j
+    return None
+
+
+def _tiles(tiles: Iterable[int]) -> tuple[Tile, ...]:
+    return tuple(TILES[t] for t in tiles)
+
+
+def _hide_setup(setup: Setup | None, seat: int) -> Setup | None:
+    """A setup as ``seat`` saw it: the other racks as their sizes, the bag as its count."""
+    if setup is None:
+        return None
+    racks = None if setup.racks is None else tuple(
+        r if p == seat or isinstance(r, int) else len(r) for p, r in enumerate(setup.racks))
+    bag = setup.bag if setup.bag is None or isinstance(setup.bag, int) else len(setup.bag)
+    return Setup(setup.board, bag, racks, setup.scores, setup.extra)
+
+
+def _hide(turn: Turn, seat: int) -> Turn:
+    """``turn`` as ``seat`` saw it: another seat's rack, draw and exchanged tiles removed."""
+    if turn.player == seat:
+        return turn
+    if turn.action == "exchange":
+        return turn._replace(rack=None, draw=None, exchanged=None, count=turn.exchange_size)
+    return turn._replace(rack=None, draw=None)
+
+
+__all__ = ["Game", "Move", "MoveError", "SeatView"]

@@ -1,0 +1,82 @@
+"""The built-in players: a move for what one seat may know (a :class:`~qwirkle_tools.play.game.SeatView`).
+
+* ``greedy``: the legal placement that scores most (end bonus included);
+* ``random``: any legal placement, uniformly;
+* ``lookahead``: the look-ahead engine's placement (:mod:`qwirkle_tools.play.lookahead`).
+
+A player with no legal placement exchanges its whole rack (as much of it as
+the bag allows); with the bag empty it passes. Each choice is seeded (the
+``seed`` a game and turn give), so a policy plays the same game twice.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Literal
+
+from ..core.board import Placement, key_cell
+from ..core.tiles import TILES
+from .game import Move, SeatView
+from .lookahead import DEFAULT, Settings, choose
+
+PolicyName = Literal["greedy", "random", "lookahead"]
+POLICIES: tuple[PolicyName, ...] = ("greedy", "random", "lookahead")
+
+Policy = Callable[[SeatView, int], Move]
+"""A policy: the move for a seat's view and a seed."""
+
+
+def greedy(view: SeatView, seed: int = 0) -> Move:
+    """The first of :meth:`SeatView.legal_moves`: the highest score, end bonus included."""
+    moves = view.legal_moves()
+    if not moves:
+        raise ValueError(f"seat {view.seat} has no move: it is seat {view.to_move}'s turn, or the game is over")
+    return moves[0]
+
+
+def random_placement(view: SeatView, seed: int = 0) -> Move:
+    """A legal placement chosen uniformly by ``seed``, else the fallback."""
+    moves = view.legal_moves()
+    placements = [m for m in moves if m.action == "place"]
+    if placements:
+        return placements[random.Random(seed).randrange(len(placements))]
+    return fallback(view)
+
+
+def lookahead(view: SeatView, seed: int = 0, settings: Settings = DEFAULT) -> Move:
+    """The look-ahead engine's placement (the next player's rack sampled by ``seed``), else the fallback."""
+    cells = view.board.cells
+    pool = [t for t, c in enumerate(view.unseen) for _ in range(c)]
+    following = view.rack_sizes[(view.seat + 1) % len(view.rack_sizes)]
+    found = choose(dict(cells), list(view.rack), pool, following, view.bag, view.rules, seed, settings)
+    if found is None:
+        return fallback(view)
+    score, _, keys, tiles = found
+    return Move.place((Placement(TILES[t], *key_cell(k)) for k, t in zip(keys, tiles)), score)
+
+
+def fallback(view: SeatView) -> Move:
+    """With no placement: exchange the whole rack, as much of it as the bag allows; else pass."""
+    if view.bag:
+        return Move.exchange(view.rack[: min(len(view.rack), view.bag)])
+    return Move.pass_turn()
+
+
+BUILT_IN: dict[str, Policy] = {"greedy": greedy, "random": random_placement, "lookahead": lookahead}
+
+
+def policy(name: str) -> Policy:
+    """The built-in policy called ``name``.
+
+    Raises:
+        ValueError: no such policy; the message lists them.
+    """
+    found = BUILT_IN.get(name)
+    if found is None:
+        raise ValueError(f"unknown policy {name!r}: choose from {', '.join(POLICIES)}")
+    return found
+
+
+__all__ = ["BUILT_IN", "POLICIES", "Policy", "PolicyName", "fallback", "greedy", "lookahead", "policy",
+           "random_placement"]

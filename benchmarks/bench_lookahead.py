@@ -24,15 +24,16 @@ import time
 from multiprocessing import Pool
 
 from qwirkle_tools.bots.match import wilson
+from qwirkle_tools.formats.record import Record
 from qwirkle_tools.play.lookahead import Settings
-from qwirkle_tools.play.simulate import game_seed, simulate
+from qwirkle_tools.play.simulate import Policy, game_seed, simulate
 
 
 def one_game(args: tuple[int, int, int, int, float]) -> tuple[int, int]:
     """Game ``index`` of the match: (engine's score, greedy's score)."""
     index, seed, k, s, keep = args
     seat = index % 2  # the engine's seat: swapped every other game
-    policies = ("lookahead", "greedy") if seat == 0 else ("greedy", "lookahead")
+    policies: tuple[Policy, Policy] = ("lookahead", "greedy") if seat == 0 else ("greedy", "lookahead")
     data = simulate(2, game_seed(seed, index // 2), policies, settings=Settings(k, s, keep))
     scores = data["result"]["scores"]
     return scores[seat], scores[1 - seat]
@@ -62,7 +63,7 @@ def speed(games: int) -> str:
     from qwirkle_tools.formats.record import from_data
     from qwirkle_tools.play.engine import replay
 
-    records = []
+    records: list[Record] = []
     seed = 0
     while len(records) < games:
         data = simulate(2, game_seed(70, seed), "greedy")
@@ -77,7 +78,7 @@ def speed(games: int) -> str:
     for engine in ("greedy", "lookahead"):
         wall, cpu = time.perf_counter(), time.process_time()
         for h in histories:
-            analyse(h, engine=engine)  # type: ignore[arg-type]
+            analyse(h, engine=engine)
         cpu = time.process_time() - cpu
         wall = time.perf_counter() - wall
         rows.append(f"| `annotate --engine {engine}` | {games / cpu:.1f} | {1000 * cpu / games:.0f} | {games / wall:.1f} |")

@@ -91,6 +91,7 @@ def main() -> None:
     parser.add_argument("--memory", type=int, default=None, help="only the memory run, on a corpus this large (jobs 2)")
     ns = parser.parse_args()
     print(f"{'corpus':>10} {'options':<22} {'wall s':>8} {'games/s':>9} {'peak MiB':>9}")
+    plan: list[tuple[int, list[str], int]]
     if ns.memory:
         plan = [(ns.memory, [], 2), (ns.memory, [], 1)]
     else:

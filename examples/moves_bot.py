@@ -18,18 +18,19 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from typing import Any
 
 TILES = 108
 
 
-def qwirkle() -> list:
+def qwirkle() -> list[str]:
     if os.environ.get("QWIRKLE"):
         return shlex.split(os.environ["QWIRKLE"])
     found = shutil.which("qwirkle")
     return [found] if found else [sys.executable, "-m", "qwirkle_tools"]
 
 
-def best_move(position: dict, rack: list) -> str:
+def best_move(position: dict[str, Any], rack: list[str]) -> str:
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(position, f)
     try:
@@ -50,7 +51,8 @@ def best_move(position: dict, rack: list) -> str:
 
 
 def main() -> None:
-    position, rack = None, []
+    position: dict[str, Any] | None = None
+    rack: list[str] = []
     for line in sys.stdin:
         command, _, rest = line.strip().partition(" ")
         if command == "qbp":
@@ -62,7 +64,7 @@ def main() -> None:
         elif command == "rack":
             rack = rest.split()
         elif command == "go":
-            print(f"bestmove {best_move(position, rack)}", flush=True)
+            print(f"bestmove {best_move(position, rack) if position is not None else 'pass'}", flush=True)
         elif command == "quit":
             return
 

@@ -76,7 +76,7 @@ def test_byte_order_mark_is_accepted() -> None:
 
 
 def test_too_large_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import qwirkle_tools.analysis.validate as v
+    import qwirkle_tools.formats.sources as v
 
     monkeypatch.setattr(v, "MAX_FILE_BYTES", 100)
     path = write(tmp_path / "big.json", simulated(2, 1))
@@ -182,7 +182,7 @@ def test_too_many_turns_is_one_finding_and_no_replay() -> None:
 
 
 def test_a_corpus_line_over_the_limit_is_not_held_in_memory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import qwirkle_tools.analysis.validate as v
+    import qwirkle_tools.formats.sources as v
 
     monkeypatch.setattr(v, "MAX_FILE_BYTES", 200)
     good = json.dumps(game(place(0, "rc@0,0", 1)), separators=(",", ":")).encode()

@@ -182,6 +182,7 @@ def test_too_many_turns_is_one_finding_and_no_replay() -> None:
 
 
 def test_a_corpus_line_over_the_limit_is_not_held_in_memory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import qwirkle_tools.analysis.validate as check
     import qwirkle_tools.formats.sources as v
 
     monkeypatch.setattr(v, "MAX_FILE_BYTES", 200)
@@ -191,7 +192,7 @@ def test_a_corpus_line_over_the_limit_is_not_held_in_memory(tmp_path: Path, monk
     found = list(v.sources([tmp_path / "c.jsonl"]))
     assert [(s.index, s.text is None, s.size) for s in found] == [(1, False, len(good) + 1), (2, True, 5000 + len(good)),
                                                                    (3, False, len(good))]
-    assert [f.code for f in v.check_source(found[1]).findings] == ["too-large"]
+    assert [f.code for f in check.check_source(found[1]).findings] == ["too-large"]
 
 
 def test_big_integers_are_quoted_as_written_in_every_reading_mode() -> None:

@@ -11,6 +11,8 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:  # the module qwirkle_tools.bots of 0.1 is qwirkle_tools.bots.players
-    from . import players
+    if name.startswith("__"):
+        raise AttributeError(name)
+    import importlib
 
-    return getattr(players, name)
+    return getattr(importlib.import_module(f"{__name__}.players"), name)

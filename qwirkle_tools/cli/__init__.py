@@ -9,6 +9,8 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:  # the module qwirkle_tools.cli of 0.1 is qwirkle_tools.cli.app
-    from . import app
+    if name.startswith("__"):
+        raise AttributeError(name)
+    import importlib
 
-    return getattr(app, name)
+    return getattr(importlib.import_module(f"{__name__}.app"), name)

@@ -11,6 +11,8 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:  # the module qwirkle_tools.corpus of 0.1 is qwirkle_tools.corpus.rows
-    from . import rows
+    if name.startswith("__"):
+        raise AttributeError(name)
+    import importlib
 
-    return getattr(rows, name)
+    return getattr(importlib.import_module(f"{__name__}.rows"), name)

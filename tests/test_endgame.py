@@ -1,0 +1,121 @@
+"""The endgame solver against an independent brute force (plain minimax, no pruning, no table)."""
+
+from __future__ import annotations
+
+import pytest
+
+from qwirkle_tools import Game
+from qwirkle_tools.play.endgame import NotAnEndgame, solve
+
+
+def endgame(seed: int, most: int) -> Game | None:
+    """The first position of a greedy self-play game with the bag empty and at
+    most ``most`` tiles in the two racks (None if the game ends before)."""
+    game = Game.deal(players=2, seed=seed)
+    while not game.is_over():
+        if game.bag_size == 0 and sum(len(r) for r in game.racks) <= most:
+            return game
+        game.push(game.legal_moves()[0])
+    return None
+
+
+def minimax(game: Game, seen: dict[object, int] | None = None) -> int:
+    """The spread of the points to come with best play, every move of every line
+    searched to the end (a position met again is looked up, not searched again)."""
+    if game.is_over():
+        return 0
+    seen = {} if seen is None else seen
+    key = (frozenset(game.board.cells.items()), tuple(tuple(sorted(r)) for r in game.racks), game.to_move)
+    if key not in seen:
+        values = []
+        for move in game.legal_moves():
+            points = game.push(move)
+            values.append(points - minimax(game, seen))
+            game.pop()
+        seen[key] = max(values)
+    return seen[key]
+
+
+def after(game: Game, move: object, seen: dict[object, int] | None = None) -> int:
+    """The brute force's value of playing ``move`` (a Move) now."""
+    points = game.push(move)  # type: ignore[arg-type]
+    value = points - minimax(game, seen)
+    game.pop()
+    return value
+
+
+POSITIONS = [(seed, game) for seed in range(40) if (game := endgame(seed, 5)) is not None][:10]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("seed", "game"), POSITIONS, ids=[f"seed{s}" for s, _ in POSITIONS])
+def test_the_proven_value_and_move_are_the_brute_forces(seed: int, game: Game) -> None:
+    before = game.record()
+    solution = solve(game, seconds=None)
+    assert game.record() == before  # searched in place, left as it was
+    assert solution.proven
+    seen: dict[object, int] = {}
+    truth = minimax(game, seen)
+    assert solution.value == truth
+    assert after(game, solution.best, seen) == truth
+    for candidate in solution.candidates:  # every candidate's value and loss are exact too
+        assert after(game, candidate.move, seen) == candidate.value
+        assert candidate.loss == truth - candidate.value
+
+
+def test_the_line_is_legal_play_to_the_end_worth_the_value() -> None:
+    game = endgame(3, 7)
+    assert game is not None
+    solution = solve(game, seconds=None)
+    spread, sign = 0, 1
+    for move in solution.line:
+        spread += sign * game.push(move)
+        sign = -sign
+    assert game.is_over()
+    assert spread == solution.value
+
+
+@pytest.mark.slow
+def test_going_out_first_can_beat_the_higher_scoring_move() -> None:
+    # a position where greedy play (the highest score now) is not best, found by the brute force
+    found = []
+    for seed in range(60):
+        game = endgame(seed, 4)
+        if game is None:
+            continue
+        greedy = game.legal_moves()[0]
+        seen: dict[object, int] = {}
+        truth = minimax(game, seen)
+        if after(game, greedy, seen) < truth:
+            found.append((game, greedy, truth))
+        if len(found) >= 2:
+            break
+    assert found, "no position where greedy play loses points"
+    for game, greedy, truth in found:
+        solution = solve(game, seconds=None)
+        assert solution.value == truth
+        assert str(solution.best) != str(greedy)
+        loss = next(c.loss for c in solution.candidates if str(c.move) == str(greedy))
+        assert loss == truth - after(game, greedy) > 0
+
+
+def test_a_search_cut_short_reports_the_depth_it_reached() -> None:
+    game = endgame(5, 12)
+    assert game is not None and min(len(r) for r in game.racks) >= 5
+    before = game.record()
+    solution = solve(game, seconds=None, max_nodes=300)
+    assert game.record() == before
+    assert not solution.proven
+    assert 0 <= solution.depth < 10
+    assert solution.nodes <= 300 + 1
+    for move in solution.line:  # the line is legal play
+        game.push(move)
+    assert game.is_over()
+
+
+def test_only_bag_empty_two_player_games_are_solved() -> None:
+    with pytest.raises(NotAnEndgame, match="the bag still holds"):
+        solve(Game.deal(players=2, seed=1))
+    three = Game.deal(players=3, seed=1)
+    with pytest.raises(NotAnEndgame, match="two-player"):
+        solve(three)

@@ -145,6 +145,8 @@ def test_the_facade_is_its_one_list() -> None:
     typed = {(node.module, alias.name) for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level == 1
              and node.module not in (None, "version") for alias in node.names}
     assert typed == {(module, name) for module, names in qwirkle_tools.PUBLIC.items() for name in names}
+    assert qwirkle_tools.__all__ == sorted([*(name for names in qwirkle_tools.PUBLIC.values() for name in names),
+                                            "__version__"])
     for name in qwirkle_tools.__all__:
         assert getattr(qwirkle_tools, name) is not None
 

@@ -56,7 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=float, default=2.0, help="seconds for each 6-against-6 position")
     ns = parser.parse_args(argv)
     sys.setrecursionlimit(10_000)
-    rows, seed, wrong, unproven = [], ns.first_seed, 0, 0
+    rows: list[tuple[int, int, int, int, float, int, int | None, str]] = []
+    seed, wrong, unproven = ns.first_seed, 0, 0
     while len(rows) < ns.positions:
         game = endgame(seed, ns.most)
         seed += 1

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from qwirkle_tools import Game
-from qwirkle_tools.play.endgame import NotAnEndgame, solve
+from qwirkle_tools import Game, loads
+from qwirkle_tools.play.endgame import NotAnEndgame, format_solution, position, solve
+
+SAMPLES = Path(__file__).parent.parent / "sample_games"
 
 
 def endgame(seed: int, most: int) -> Game | None:
@@ -119,3 +123,27 @@ def test_only_bag_empty_two_player_games_are_solved() -> None:
     three = Game.deal(players=3, seed=1)
     with pytest.raises(NotAnEndgame, match="two-player"):
         solve(three)
+
+
+def test_a_recorded_endgame_and_what_the_played_move_lost() -> None:
+    record = loads((SAMPLES / "296-295.json").read_text(encoding="utf-8"))
+    game, played = position(record, 61)
+    assert played is not None and len(game.turns) == 60 and game.bag_size == 0
+    solution = solve(game, seconds=None, include=[played])
+    seen: dict[object, int] = {}
+    truth = minimax(game, seen)
+    lost = truth - after(game, played, seen)
+    assert solution.proven and solution.value == truth
+    assert solution.loss(played) == lost
+    text = format_solution(solution, game, played, first_turn=61)
+    assert f"best play: {truth:+d} for {game.names[game.to_move]} from here (proven)" in text
+    assert f"played: {played}: " + ("the best" if not lost else f"loses {lost}") in text
+    assert f"  61. {game.names[game.to_move]}: {solution.best}" in text
+
+
+def test_with_no_turn_the_position_is_where_the_bag_empties() -> None:
+    record = loads((SAMPLES / "296-295.json").read_text(encoding="utf-8"))
+    game, played = position(record)
+    before, _ = position(record, len(game.turns))
+    assert game.bag_size == 0 and before.bag_size > 0
+    assert played is not None and str(played) == str(position(record, len(game.turns) + 1)[1])

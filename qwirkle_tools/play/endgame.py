@@ -22,11 +22,16 @@ first), so the answer says what every candidate loses against perfect play
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..core.errors import QwirkleError
+from ..core.tiles import format_tiles
+from ..formats.jsontext import JSON
+from ..formats.record import Record, Turn
+from .engine import replay
 from .game import Game, Move
 
 INFINITY = 10**9
@@ -81,6 +86,17 @@ class Solution:
     @property
     def nodes_per_second(self) -> float:
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+    def loss(self, move: Move) -> int | None:
+        """What ``move`` loses against the best, if it was valued."""
+        return next((c.loss for c in self.candidates if str(c.move) == str(move)), None)
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "value": self.value, "proven": self.proven, "depth": self.depth, "nodes": self.nodes,
+            "seconds": round(self.seconds, 3), "line": [str(m) for m in self.line],
+            "candidates": [{"move": str(c.move), "value": c.value, "loss": c.loss} for c in self.candidates],
+        }
 
 
 class _Spent(Exception):
@@ -212,16 +228,19 @@ UNLIMITED = 64
 """The depth of an exact search: more plies than any bag-empty game can last."""
 
 
-def solve(game: Game, seconds: float | None = 5.0, max_nodes: int | None = None, candidates: int = 5) -> Solution:
+def solve(game: Game, seconds: float | None = 5.0, max_nodes: int | None = None, candidates: int = 5,
+          include: Sequence[Move] = ()) -> Solution:
     """The best play from ``game``'s position (bag empty, two players), within
     ``seconds`` of time or ``max_nodes`` positions (``None``: no limit).
 
     First an exact search (alpha-beta to the end of the game) with half the
     budget; if it does not finish, iterative deepening (depth 1, 2, ...) with
     greedy playouts at the depth limit, up to four fifths of it. The rest
-    values up to ``candidates`` other moves the same way (exact, or at the
-    depth reached); those it cannot value in time are left out. The game is
-    searched in place with push and pop and left as it was.
+    values the moves of ``include`` (say, the move a record played) and up
+    to ``candidates`` other moves the same way (exact, or at the depth
+    reached); those it cannot value in time are left out (but for
+    ``include``, valued whatever the budget). The game is searched in place
+    with push and pop and left as it was.
 
     Raises:
         NotAnEndgame: the bag holds tiles, the game has more than two players, or it is over.
@@ -247,10 +266,16 @@ def solve(game: Game, seconds: float | None = 5.0, max_nodes: int | None = None,
     except _Spent:
         until(0.8)
         value, best, proven, depth = _deepening(search, moves)
-    until(1.0)
     others: list[Candidate] = []
+    search.deadline = search.max_nodes = None
+    wanted = {str(m) for m in include} - {str(best)}
+    for move in moves:
+        if str(move) in wanted:
+            v, _ = search.value(move, depth, -INFINITY, INFINITY)
+            others.append(Candidate(move, v, value - v))
+    until(1.0)
     try:
-        for move in [m for m in moves if m is not best][:candidates]:
+        for move in [m for m in moves if m is not best and str(m) not in wanted][:candidates]:
             v, _ = search.value(move, depth, -INFINITY, INFINITY)
             others.append(Candidate(move, v, value - v))
     except _Spent:
@@ -281,3 +306,59 @@ def _deepening(search: _Search, moves: list[Move]) -> tuple[int, Move, bool, int
         value, _ = search.value(moves[0], 1, -INFINITY, INFINITY)
         found = (value, moves[0], False, 0)
     return found
+
+
+def position(record: Record, turn: int | None = None) -> tuple[Game, Move | None]:
+    """The game before turn ``turn`` (1-based) of a record, and the move the
+    record played there (``None`` past its end); with no ``turn``, the first
+    position with the bag empty. The record must tell every rack (see
+    :meth:`Game.from_record <qwirkle_tools.play.game.Game.from_record>`).
+
+    Raises:
+        ValueError: the record has errors or does not tell the racks there, or
+            ``turn`` is past its end (``NotAnEndgame``, a ``ValueError`` too, when
+            the bag is not empty there).
+    """
+    last = len(record.turns) + 1
+    if turn is not None and not 1 <= turn <= last:
+        raise ValueError(f"--turn {turn}: the record has {len(record.turns)} turns (1 to {last}, {last} after the last)")
+    if turn is None:
+        history = replay(record)
+        turn = next((k + 1 for k in range(len(record.turns) + 1) if history.state(k).bag == 0), None)
+        if turn is None:
+            raise NotAnEndgame("the bag does not empty in this record (or its size is not known)")
+    game = Game.from_record(dataclasses.replace(record, turns=record.turns[:turn - 1], result=None))
+    return game, _move(record.turns[turn - 1]) if turn <= len(record.turns) else None
+
+
+def _move(turn: Turn) -> Move | None:
+    if turn.action == "place":
+        return Move.place(turn.tiles) if turn.tiles is not None else None
+    if turn.action == "exchange":
+        return Move.exchange(turn.exchanged) if turn.exchanged is not None else None
+    return Move.pass_turn()
+
+
+def format_solution(solution: Solution, game: Game, played: Move | None = None, first_turn: int = 1) -> str:
+    """The solution as text: the value, the line turn by turn, the candidates
+    and what the played move loses."""
+    names = game.names
+    mover = names[game.to_move]
+    how = "proven" if solution.proven else \
+        f"searched {solution.depth} {'ply' if solution.depth == 1 else 'plies'} deep, greedy play below"
+    lines = [f"{mover} to move; the bag is empty; " + ", ".join(f"{n} {s}" for n, s in zip(names, game.scores)),
+             "racks: " + ", ".join(f"{n} {format_tiles(r)}" for n, r in zip(names, game.racks)),
+             f"best play: {solution.value:+d} for {mover} from here ({how})", "line:"]
+    seat = game.to_move
+    for i, move in enumerate(solution.line):
+        lines.append(f"  {first_turn + i}. {names[seat]}: {move}")
+        seat = (seat + 1) % len(names)
+    lines.append("candidates (value for the mover, what each loses):")
+    for c in solution.candidates:
+        lines.append(f"  {c.value:+4d}  {'best' if not c.loss else f'-{c.loss}':>5}  {c.move}")
+    if played is not None:
+        loss = solution.loss(played)
+        lines.append(f"played: {played}: " + ("the best" if loss == 0 else f"loses {loss}" if loss is not None
+                                             else "not a legal move here"))
+    lines.append(f"{solution.nodes:,} positions in {solution.seconds:.2f} s")
+    return "\n".join(lines)

@@ -10,6 +10,8 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:  # the module qwirkle_tools.analysis of 0.1 is qwirkle_tools.analysis.analyse
-    from . import analyse
+    if name.startswith("__"):
+        raise AttributeError(name)
+    import importlib
 
-    return getattr(analyse, name)
+    return getattr(importlib.import_module(f"{__name__}.analyse"), name)

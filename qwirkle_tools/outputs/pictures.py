@@ -58,13 +58,14 @@ def board_view(history: History, turn: int | None = None, analysis: Analysis | N
     """The board after ``turn`` turns (default: the end), its last move, the
     missed Qwirkle of that turn as ghosts (from ``analysis`` when given, else
     from the record's annotation), and the cells completing the lines of
-    five it left open (:func:`~qwirkle_tools.analysis.analyse.open_five_risks`), each
+    five it left open (:func:`~qwirkle_tools.analysis.fives.open_five_risks`), each
     as the missing tile on its cell.
 
     Raises:
         BoardUnknown: ``turn`` is out of range, or the board is not known there.
     """
-    from ..analysis.analyse import open_five_risks, open_fives, recorded_missed_qwirkle
+    from ..analysis.analyse import recorded_missed_qwirkle
+    from ..analysis.fives import open_five_risks, open_fives
 
     count = len(history.turns)
     n = count if turn is None else turn

@@ -5,9 +5,11 @@
 the page's script and style (``qwirkle_tools/web/``, package data) inline,
 and the game embedded once as JSON. Everything the page shows that needs the
 rules is worked out here, by the engine, and embedded: the board changes of
-each turn, the scores, each turn's findings and analysis, and the tiles the
-player to move has not seen (:meth:`~qwirkle_tools.play.engine.GameState.unseen`).
-The script only draws and steps; it knows no rule.
+each turn, the scores, each turn's findings and analysis, the tiles the
+player to move has not seen (:meth:`~qwirkle_tools.play.engine.GameState.unseen`),
+the sole leader after each turn and whether each claimed score differs from
+the computed one. The script only draws and steps; it knows no rule, and no
+tile encoding either: each tile comes with its colour and shape index.
 
 The page fetches nothing: no network, no font, no file. Its
 Content-Security-Policy (``default-src 'none'``, the one script and the one

@@ -58,7 +58,7 @@ from ..core.rules import Rules
 from ..core.safetext import count, one_line
 from ..core.tiles import RACK_SIZE, TILE_COUNT, TILES, Tile
 from ..formats.record import Record, Turn
-from ..play.engine import BOARD_UNKNOWN_WHY, History, TurnResult, replay
+from ..play.engine import BOARD_UNKNOWN_WHY, GameState, History, TurnResult, replay
 from ..play.lookahead import DEFAULT, MARGIN, REPLY_LIMIT, BudgetSpent, Settings, judge
 
 # lines of five and the legal-move listing have modules of their own; their names are handed on here
@@ -266,7 +266,7 @@ def _analyse(history: History, settings: Settings | None = None
         if gift is not None and turns:
             five, missing = gift
             turns[-1] = replace(turns[-1], gift=Gift(tuple(key_cell(k) for k in five), TILES[missing], i + 1))
-        turns.append(_judge(history, result, settings, budget))
+        turns.append(_judge(history, result, state, settings, budget))
     for i, (risky, risk) in risks.items():
         turns[i] = replace(turns[i], open_fives=risky, open_five_risk=risk)
     unknown = sum(1 for t in turns if t.best_score is None)
@@ -283,10 +283,11 @@ def _unjudged(result: TurnResult, rack: RackSource, note: str, missed: Move | No
                         missed_qwirkle=missed, note=note)
 
 
-def _judge(history: History, result: TurnResult, settings: Settings | None, budget: list[int]) -> TurnAnalysis:
-    """One turn compared with every legal move from the rack known (with the look-ahead
-    engine too when ``settings`` are given), its legal moves charged to ``budget``."""
-    i, turn, state = result.index, result.turn, history.before(result.index)
+def _judge(history: History, result: TurnResult, state: GameState, settings: Settings | None, budget: list[int]
+           ) -> TurnAnalysis:
+    """One turn, played in ``state``, compared with every legal move from the rack known (with
+    the look-ahead engine too when ``settings`` are given), its legal moves charged to ``budget``."""
+    i, turn = result.index, result.turn
     assert turn is not None
     rules = history.record.rules
     if not state.board_known:

@@ -19,7 +19,7 @@ still a missed Qwirkle; nothing else is judged. On every record:
 * ``open-five``: a move left a line of five whose sixth tile the mover has
   not seen all of (not on the board, not in the mover's known rack after the
   turn) and fits at an end of the line; with the copies unseen and the chance
-  that the next player holds one (:func:`chance_held`: the next player's
+  that the next player holds one (:func:`~qwirkle_tools.analysis.fives.chance_held`: the next player's
   rack taken as a uniform draw from the tiles the mover has not seen, the
   bag included);
 * ``qwirkle-gift``: a move left a line of five whose sixth tile was not yet

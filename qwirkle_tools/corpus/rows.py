@@ -37,6 +37,7 @@ from ..analysis.validate import Report, check_source
 from ..core.findings import Finding
 from ..core.safetext import one_line, ordinal
 from ..formats.sources import Source, input_files, sources
+from ..play.engine import sole_leader
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -190,8 +191,9 @@ def _rows(report: Report, size: int, analyse: bool) -> GameRows:
         game[f"player_{s}"] = names[s] if s < n else None
         game[f"score_{s}"] = totals[s] if s < n else None
     ranked = sorted(totals, reverse=True)
-    tie = n > 1 and ranked[0] == ranked[1]
-    winner = totals.index(ranked[0]) if ranked and record.turns and not tie else None
+    leader = sole_leader(totals)
+    tie = n > 1 and leader is None
+    winner = leader if record.turns else None
     game.update(
         first_seat=first,
         winner=names[winner] if winner is not None else None, winner_seat=winner,

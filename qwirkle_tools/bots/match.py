@@ -29,6 +29,7 @@ games' results), tested after each deal of a two-player match.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -295,9 +296,11 @@ def _play_closed(match: Match, names: tuple[str, ...], pair: int) -> list[Played
         close_bots()
 
 
-def run(match: Match, jobs: int = 1, sprt: Sprt | None = None) -> Iterator[bytes]:
+def run(match: Match, jobs: int = 1, sprt: Sprt | None = None, dask: str | None = None) -> Iterator[bytes]:
     """The games of a match as JSON lines, in order (see :func:`run_games`)."""
-    return (game.line for game in run_games(match, jobs, sprt))
+    with contextlib.closing(run_games(match, jobs, sprt, dask)) as games:  # closed with this one: no bot left
+        for game in games:
+            yield game.line
 
 
 def standing(scores: Sequence[int], forfeit: int | None = None) -> tuple[int, ...]:

@@ -56,7 +56,7 @@ GAME_COLUMNS: tuple[Column, ...] = (
     *((f"score_{s}", "Int64", f"Seat {s}'s replayed final score.") for s in range(MAX_PLAYERS)),
     *((f"bot_{s}", "string", f"Seat {s}'s bot (a match's spec) or policy (self-play's), from the meta.")
       for s in range(MAX_PLAYERS)),
-    ("seed", "Int64", "The seed of the match or self-play corpus, from the meta."),
+    ("seed", "Int64", "The meta's seed: a match's (each pair dealt by it and the pair), a self-play game's own."),
     ("forfeit_seat", "Int64", "The seat that lost a match's game by forfeit (missing if none)."),
     ("first_seat", "Int64", "The seat that moved first."),
     ("winner", "string", "The winner's name; missing on a tie for first or a game without turns."),

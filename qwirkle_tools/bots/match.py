@@ -31,7 +31,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -242,7 +242,7 @@ def play_pair(match: Match, names: tuple[str, ...], pair: int) -> list[Played]:
 
 
 def run_games(match: Match, jobs: int = 1, sprt: Sprt | None = None, dask: str | None = None,
-              workers: int | None = None) -> Iterator[Played]:
+              workers: int | None = None) -> Generator[Played, None, None]:
     """The games of a match, in order (the same for any ``jobs`` and on a cluster): deal
     ``k`` is games ``nk`` (A in seat 0) to ``nk + n - 1``; for two players, ``2k`` and
     ``2k + 1`` (B in seat 0). A ``games`` that is no multiple of ``n`` plays the last deal

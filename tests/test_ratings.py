@@ -68,3 +68,9 @@ def test_bad_inputs_are_one_line_and_exit_2(tmp_path: Path) -> None:
         proc = qwirkle("ratings", *args)
         assert proc.returncode == 2, (args, proc.stderr)
         assert proc.stderr.count("\n") == 1 and message in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("command", ["tournament", "ratings"])
+def test_the_new_commands_have_help_with_an_example(command: str) -> None:
+    proc = qwirkle(command, "--help")
+    assert proc.returncode == 0 and "Example:" in proc.stdout and f"qwirkle {command}" in proc.stdout

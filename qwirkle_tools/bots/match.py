@@ -276,15 +276,14 @@ def run_games(match: Match, jobs: int = 1, sprt: Sprt | None = None, dask: str |
         else:
             deals = ordered_map(partial(play_pair, match, names), range(match.deals), jobs, batch=1)
         stack.callback(getattr(deals, "close"))  # noqa: B009  (a generator: the deals under way are cancelled first)
-        results: list[float] = []
+        points = 0.0  # A's, for the test
         played = 0
         for games in deals:
             for game in games[: match.games - played]:
                 played += 1
                 yield game
-                if sprt is not None:
-                    results.append(game.outcome(game.seat_of("A")))
-            if sprt is not None and sprt.decide(results) is not None:
+                points += game.outcome(game.seat_of("A"))
+            if sprt is not None and sprt.decide_of(points, played) is not None:
                 return
 
 
@@ -433,14 +432,16 @@ class Summary:
 
 
 class Tally:
-    """A match's summary, folded one game at a time (:meth:`add`): what it keeps
-    grows with the number of games by a number each (A's results and margins)."""
+    """A match's summary, folded one game at a time (:meth:`add`) in constant memory:
+    sums and counts, and the deals not yet complete."""
 
     def __init__(self) -> None:
         self.players: dict[str, Results] = {}
-        self.a_points: list[float] = []
-        self.margins: list[float] = []
-        self.by_pair: dict[int, list[float]] = {}
+        self.games = 0
+        self.a_points = 0.0
+        self.margins = [0, 0]  # the sum of A's margins and of their squares (integers: exact)
+        self.pending: dict[int, list[float]] = {}  # A's points in each deal not yet complete
+        self.deals = [0, 0, 0]  # A won every game of it, some, none
         self.size = 0
 
     def add(self, game: Played) -> None:
@@ -452,22 +453,28 @@ class Tally:
             self.players.setdefault(label, Results(game.names[seat], str(game.specs[seat]))).add(game, seat)
         seat_a = game.seat_of("A")
         points = game.points(seat_a)
-        self.a_points.append(points)
-        self.margins.append(game.scores[seat_a] - max(s for seat, s in enumerate(game.scores) if seat != seat_a))
-        self.by_pair.setdefault(game.pair if game.pair >= 0 else len(self.by_pair), []).append(points)
+        self.games += 1
+        self.a_points += points
+        margin = game.scores[seat_a] - max(s for seat, s in enumerate(game.scores) if seat != seat_a)
+        self.margins[0] += margin
+        self.margins[1] += margin * margin
+        deal = self.pending.setdefault(game.pair, []) if game.pair >= 0 else []
+        deal.append(points)
+        if len(deal) == n:
+            total = sum(deal)
+            self.deals[0 if total == n else 2 if total == 0 else 1] += 1
+            self.pending.pop(game.pair, None)
 
     def summary(self, sprt: Sprt | None = None) -> Summary:
-        n = len(self.a_points)
-        low, high = wilson(sum(self.a_points), n)
-        mean, half = mean_interval(self.margins)
-        size = max(self.size, 2)
-        deals = [sum(p) for p in self.by_pair.values() if len(p) == size]
-        sides = [self.players.get(label, Results("", "")).side(label) for label in SEAT_LABELS[:size]]
-        verdict = sprt.decide(self.a_points) if sprt is not None else None
-        return Summary(sides[0], sides[1], sum(self.a_points) / n if n else 0.0, low, high, mean, mean - half,
-                       mean + half, sum(1 for p in deals if p == size), sum(1 for p in deals if 0 < p < size),
-                       sum(1 for p in deals if p == 0), verdict, sprt.llr(self.a_points) if sprt is not None else None,
-                       tuple(sides[2:]))
+        n = self.games
+        low, high = wilson(self.a_points, n)
+        mean, half = _mean_half(n, *self.margins)
+        sides = [self.players.get(label, Results("", "")).side(label) for label in SEAT_LABELS[:max(self.size, 2)]]
+        verdict = sprt.decide_of(self.a_points, n) if sprt is not None else None
+        llr = sprt.llr_of(self.a_points, n) if sprt is not None else None
+        won, split, lost = self.deals
+        return Summary(sides[0], sides[1], self.a_points / n if n else 0.0, low, high, mean, mean - half,
+                       mean + half, won, split, lost, verdict, llr, tuple(sides[2:]))
 
 
 def summarise(records: Iterable[Record], sprt: Sprt | None = None) -> Summary:
@@ -490,13 +497,17 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
 
 def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float]:
     """The mean and the half-width of its 95 % interval (normal approximation)."""
-    n = len(values)
+    return _mean_half(len(values), sum(values), sum(v * v for v in values), z)
+
+
+def _mean_half(n: int, total: float, squares: float, z: float = Z95) -> tuple[float, float]:
+    """:func:`mean_interval` of ``n`` values from their sum and the sum of their squares."""
     if n == 0:
         return 0.0, 0.0
-    mean = sum(values) / n
+    mean = total / n
     if n == 1:
         return mean, math.inf
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    sd = math.sqrt(max(0.0, (n * squares - total * total) / (n * (n - 1))))
     return mean, z * sd / math.sqrt(n)
 
 

@@ -47,9 +47,13 @@ class Sprt:
 
     def llr(self, results: Sequence[float]) -> float:
         """The log-likelihood ratio of H1 to H0 over the games' results (1, 0.5, 0)."""
+        return self.llr_of(sum(results), len(results))
+
+    def llr_of(self, points: float, games: int) -> float:
+        """The log-likelihood ratio of ``games`` results that add up to ``points`` (it needs no more of them)."""
         s0, s1 = _expected(self.elo0), _expected(self.elo1)
         win, loss = math.log(s1 / s0), math.log((1 - s1) / (1 - s0))
-        return sum(r * win + (1 - r) * loss for r in results)
+        return points * win + (games - points) * loss
 
     @property
     def bounds(self) -> tuple[float, float]:
@@ -57,7 +61,11 @@ class Sprt:
 
     def decide(self, results: Sequence[float]) -> str | None:
         """``"H1"`` (A is at least ``elo1`` stronger), ``"H0"`` (at most ``elo0``) or ``None`` (go on)."""
-        llr = self.llr(results)
+        return self.decide_of(sum(results), len(results))
+
+    def decide_of(self, points: float, games: int) -> str | None:
+        """:meth:`decide` of ``games`` results that add up to ``points``."""
+        llr = self.llr_of(points, games)
         low, high = self.bounds
         return "H1" if llr >= high else "H0" if llr <= low else None
 

@@ -899,7 +899,3 @@ def _main(
             _fail(str(exc))
         raise typer.Exit(0)
 
-
-# the commands of cli/tournaments.py register themselves on app, with the helpers above; (`from . import tournaments`
-# would ask the package's __getattr__, which imports this module again, for the name)
-from .tournaments import ratings, tournament  # noqa: E402,F401

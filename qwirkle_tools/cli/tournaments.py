@@ -1,5 +1,5 @@
 """The ``tournament`` and ``ratings`` commands, registered on :data:`qwirkle_tools.cli.app.app`
-(``cli/app.py`` imports this module at its end, for that)."""
+when this module is imported (the launcher imports it after the app, whose helpers it uses)."""
 
 from __future__ import annotations
 

@@ -89,7 +89,7 @@ def _wrote(path: Path) -> None:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def command(fn: F) -> F:
+def command(fn: F, on: typer.Typer = app) -> F:
     """An app command whose library errors become a message and an exit code:
     every :class:`~qwirkle_tools.core.errors.QwirkleError` (details first, then
     ``qwirkle: MESSAGE``, exit code as the error says), and any other
@@ -109,7 +109,7 @@ def command(fn: F) -> F:
         except OSError as exc:  # the system refused, where no library call named the file
             _fail(_refused(exc))
 
-    app.command()(run)
+    on.command()(run)  # (``on``: the app as it was made, whatever later replaces the name)
     return fn
 
 

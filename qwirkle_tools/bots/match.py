@@ -45,9 +45,10 @@ from ..play.simulate import game_seed
 from .players import GRACE_MS, MEMORY_MB, Bot, Forfeit, load
 from .sprt import Sprt
 
-LABELS = ("A", "B")
 SEAT_LABELS = ("A", "B", "C", "D", "E", "F")
 """The labels of a match's players, in the order they are given."""
+LABELS = SEAT_LABELS[:2]
+"""The labels of a two-player match."""
 Z95 = 1.959964
 
 

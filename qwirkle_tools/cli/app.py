@@ -89,7 +89,7 @@ def _wrote(path: Path) -> None:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def command(fn: F) -> F:
+def command(fn: F, on: typer.Typer = app) -> F:
     """An app command whose library errors become a message and an exit code:
     every :class:`~qwirkle_tools.core.errors.QwirkleError` (details first, then
     ``qwirkle: MESSAGE``, exit code as the error says), and any other
@@ -109,7 +109,7 @@ def command(fn: F) -> F:
         except OSError as exc:  # the system refused, where no library call named the file
             _fail(_refused(exc))
 
-    app.command()(run)
+    on.command()(run)  # (``on``: the app as it was made, whatever later replaces the name)
     return fn
 
 
@@ -777,6 +777,11 @@ PLAYER_HELP = ("A player: a policy (greedy, random, lookahead), a Python functio
                "cmd:'COMMAND ARGS' speaking the Qwirkle bot protocol (docs/bots.md).")
 
 
+MATCH_DASK_HELP = ("Play the deals on a Dask cluster: 'local' starts one here (--jobs workers, default one per core), "
+                   "tcp://HOST:PORT (or tls://) uses a running scheduler, which must be trusted; the games are the same. "
+                   "A cmd: player runs on the workers: it must be there on each. Needs pip install 'qwirkle-tools[dask]'.")
+
+
 @command
 def match(
     a: Annotated[str, typer.Argument(metavar="A", help=PLAYER_HELP, show_default=False)],
@@ -791,8 +796,12 @@ def match(
         "(alpha = beta = 0.05)."))] = None,
     memory: Annotated[int, typer.Option("--bot-memory", min=64, metavar="MB",
                                         help="Memory limit of a program (cmd:) player, in MiB.")] = 2_048,
+    players: Annotated[int, typer.Option("--players", "-p", min=2, max=6, help=(
+        "Players per game: A against PLAYERS - 1 copies of B (C, D, ...), each deal played from every seat "
+        "rotation."))] = 2,
     jobs: Annotated[int, typer.Option(
         "--jobs", "-j", min=1, max=256, help="Processes to use; the games are the same for any number.")] = 1,
+    dask: Annotated[str | None, typer.Option("--dask", metavar="ADDRESS", help=MATCH_DASK_HELP)] = None,
     format: Annotated[Format, typer.Option("--format", "-f", help="Output format of the summary.")] = Format.text,
     force: Annotated[bool, typer.Option("--force", help="Overwrite OUTPUT if it exists.")] = False,
     progress: Annotated[bool | None, typer.Option(
@@ -813,10 +822,8 @@ def match(
 
         qwirkle match lookahead greedy --games 200 --seed 1 -o match.jsonl
     """
-    from ..bots.match import Match, Sprt, format_summary, run, summarise
+    from ..bots.match import Match, Sprt, Tally, format_summary, run_games
     from ..formats.fileio import AtomicFile
-    from ..formats.jsontext import parse_json
-    from ..formats.record import from_data
     from ..outputs.convert import output_form
     from .progress import Progress
 
@@ -826,25 +833,27 @@ def match(
             test = Sprt.parse(sprt)
         except ValueError as exc:
             _fail(f"--sprt: {exc}")
+        if players != 2:
+            _fail(f"--sprt: the sequential test is for two players, not --players {players}")
     if output_form(output) != ".jsonl":
         _fail(f"{output}: a match writes its games one record a line: give a .jsonl file")
     target = _target(output, None, None, force)
     assert target is not None
-    settings = Match(a, b, games, seed, movetime, memory, logs=str(target))
+    settings = Match(a, b, games, seed, movetime, memory, logs=str(target), others=(b,) * (players - 2))
     bar = Progress(games, sys.stderr, sys.stderr.isatty() if progress is None else progress)
-    records = []
+    tally = Tally()  # the summary, folded as the games come
     try:
         with AtomicFile(target, replace=force) as out, out.open() as handle:
-            for line in run(settings, jobs, test):
-                handle.write(line)
-                records.append(from_data(parse_json(line), trusted=True))
+            for game in run_games(settings, jobs, test, dask, _workers(dask, jobs)):
+                handle.write(game.line)
+                tally.add(game)
                 bar.update(1, 1)
     except OSError as exc:
         _fail(f"{target}: cannot write: {exc.strerror or exc}")
     finally:
         bar.close()
     _wrote(target)
-    summary = summarise(records, test)
+    summary = tally.summary(test)
     _out(json_text(summary.to_data()) if format is Format.json else format_summary(summary, test))
 
 
@@ -889,3 +898,4 @@ def _main(
         except QwirkleError as exc:  # (no command's wrapper here)
             _fail(str(exc))
         raise typer.Exit(0)
+

@@ -118,7 +118,6 @@ def _command() -> int:
     import click
 
     from .app import app
-    from .tournaments import ratings, tournament  # noqa: F401  (they register on app; app cannot import them: a cycle)
 
     try:
         code = app(standalone_mode=False)

@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from ..core.safetext import json_text
-from .app import PATHS_HELP, PLAYER_HELP, Format, _fail, _out, _target, _wrote, command
+from .common import PATHS_HELP, PLAYER_HELP, Format, _fail, _out, _target, _wrote, command
 
 
 @command

@@ -26,12 +26,10 @@ from __future__ import annotations
 
 import math
 import os
-from collections import Counter, deque
-from collections.abc import Callable, Iterable, Iterator
+from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
-from itertools import islice
-from typing import TYPE_CHECKING, TypeVar
 
 from ..analysis.validate import Report, check_source
 from ..core.findings import Finding
@@ -39,9 +37,7 @@ from ..core.safetext import one_line, ordinal
 from ..formats.sources import Source, input_files, sources
 from ..play.engine import sole_leader
 from ..play.seats import forfeit_seat, seat_bots
-
-if TYPE_CHECKING:
-    from concurrent.futures import Future
+from .pool import ordered_map
 
 Row = dict[str, object]
 MAX_PLAYERS = 6
@@ -222,67 +218,6 @@ def _rows(report: Report, size: int, analyse: bool) -> GameRows:
 
 # -- running over a corpus ----------------------------------------------------
 
-T = TypeVar("T")
-R = TypeVar("R")
-
-
-def _each(fn: Callable[[T], R], batch: list[T]) -> list[R]:
-    return [fn(x) for x in batch]
-
-
-def ordered_map(fn: Callable[[T], R], items: Iterable[T], jobs: int = 1, batch: int = 16) -> Iterator[R]:
-    """``map(fn, items)`` over ``jobs`` processes, in order, with bounded memory.
-
-    At most a few batches per process are in flight, so a corpus of any size
-    is streamed; ``fn`` must be picklable (a module-level function, or a
-    :func:`functools.partial` of one). The workers leave Ctrl-C to this
-    process (which stops them when the run is interrupted or abandoned) and
-    exit by themselves within a second or so if this process dies.
-    """
-    if jobs <= 1:
-        yield from map(fn, items)
-        return
-    it = iter(items)
-    from concurrent.futures import ProcessPoolExecutor  # (a run of one process needs none of it)
-
-    pending: deque[Future[list[R]]] = deque()
-    pool = ProcessPoolExecutor(jobs, initializer=_worker_start, initargs=(os.getpid(),))
-    finished = False
-    try:
-        while chunk := list(islice(it, batch)):
-            pending.append(pool.submit(_each, fn, chunk))
-            if len(pending) >= 3 * jobs:
-                yield from pending.popleft().result()
-        while pending:
-            yield from pending.popleft().result()
-        finished = True
-    finally:
-        if finished:
-            pool.shutdown()
-        else:  # interrupted or abandoned: the batches under way are not waited for
-            for process in list((getattr(pool, "_processes", None) or {}).values()):
-                process.terminate()
-            pool.shutdown(wait=False)  # (its futures fail with the pool; nobody waits for them)
-
-
-def _worker_start(parent: int) -> None:
-    """In each worker: Ctrl-C is the parent's to handle; SIGTERM ends the
-    worker; and a thread ends it when the parent is gone (``kill -9``)."""
-    import signal
-    import threading
-    import time
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
-
-
 def run(paths: Iterable[str | os.PathLike[str]], analyse: bool = False, jobs: int = 1) -> Iterator[GameRows]:
     """The rows of every record under ``paths``, in order (see :func:`ordered_map`).
 
@@ -295,7 +230,8 @@ def run(paths: Iterable[str | os.PathLike[str]], analyse: bool = False, jobs: in
 def report(source: Source) -> Report:
     """The findings of one record, without the record (cheap to send between processes)."""
     found = check_source(source, keep_record=False)
-    return Report(found.path, found.index, found.findings)
+    # (a clean record's report holds none already: it is handed on as built, not built again)
+    return found if found.record is None and found.history is None else Report(found.path, found.index, found.findings)
 
 
 def _sized_report(source: Source) -> tuple[Report, int]:

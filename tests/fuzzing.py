@@ -669,7 +669,7 @@ def _frame_claims() -> st.SearchStrategy[bytes]:
 
 
 def _with_handshake(tail: bytes) -> bytes:
-    from qwirkle_tools.corpus.cluster import _hello  # a handshake, framed as a scheduler frames its own
+    from qwirkle_tools.corpus.connection import _hello  # a handshake, framed as a scheduler frames its own
 
     return _hello() + tail
 

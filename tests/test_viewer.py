@@ -232,3 +232,51 @@ def test_the_report_holds_the_page() -> None:
     assert html.startswith("<!DOCTYPE html>") and len(done.files["game.html"]) < 1_000_000
     data = json.loads(parts(html)["scripts"][0][1])
     assert data["title"] == "296-295.json" and data["turns"][-1]["tot"] == [295, 296]
+
+
+def test_the_script_derives_no_tile_encoding_leader_or_differing_claim() -> None:
+    script = (Path(__file__).parent.parent / "qwirkle_tools" / "web" / "viewer.js").read_text(encoding="utf-8")
+    for derived in ("/ 6", "* 6", "% 6", 'split("-")', "Math.max(...totals)"):
+        assert derived not in script, derived
+
+
+def test_each_tile_comes_with_its_colour_and_shape_and_the_tracker_laid_out() -> None:
+    from qwirkle_tools.core.tiles import COLOURS, SHAPES
+    from qwirkle_tools.outputs.pictures import COLOUR_HEX
+
+    history = sample("complete-2p.json")
+    data = page_data(history, analyse(history))
+    for t, tile in enumerate(TILES):
+        assert data["tiles"][t] == f"{tile.colour}-{tile.shape}"
+        assert data["shapes"][data["shape_of"][t]] == tile.shape
+        assert data["colours"][data["colour_of"][t]] == COLOUR_HEX[COLOURS.index(tile.colour)]
+    assert [[data["tiles"][t] for t in row] for row in data["grid"]] == [[f"{c}-{s}" for s in SHAPES] for c in COLOURS]
+
+
+def test_each_position_names_its_sole_leader() -> None:
+    history = sample("complete-2p.json")
+    data = page_data(history, analyse(history))
+    totals = [list(history.initial.scores), *(list(r.totals) for r in history.results)]
+    for state, scores in zip(data["states"], totals, strict=True):
+        ahead = [p for p, s in enumerate(scores) if s == max(scores)]
+        assert state["leader"] == (ahead[0] if len(ahead) == 1 else None)
+    leaders = [s["leader"] for s in data["states"]]
+    assert leaders[0] is None and None in leaders[1:] and {0, 1} <= set(leaders)  # a tie at the start, and later
+    # a lead change is where a sole leader takes over from another (a tie keeps the last one)
+    last, changes = None, []
+    for n, leader in enumerate(leaders):
+        if leader is not None and leader != last:
+            if last is not None:
+                changes.append([n, leader])
+            last = leader
+    assert changes == data["lead"] and changes
+
+
+def test_each_turn_says_whether_its_claim_differs() -> None:
+    history = sample("wrong-scores.json")
+    data = page_data(history, analyse(history))
+    differs = [t["differs"] for t in data["turns"]]
+    assert differs == [t["claim"] is not None and t["calc"] is not None and t["claim"] != t["calc"] for t in data["turns"]]
+    assert any(differs) and not all(differs)
+    sheet = page_data(sample("score-sheet.json"), analyse(sample("score-sheet.json")))
+    assert not any(t["differs"] for t in sheet["turns"])  # no computed score: nothing to differ from

@@ -292,3 +292,25 @@ def test_the_board_fits_itself_until_the_user_zooms_or_pans(watched: Watched, tm
     watched.key("End")
     assert box() == fitted
     assert watched.errors == []
+
+
+def test_the_leader_and_the_claims_that_differ_are_marked_as_the_library_says(watched: Watched, tmp_path: Path) -> None:
+    from qwirkle_tools.analysis.rescore import rescore
+    from qwirkle_tools.play.engine import sole_leader
+
+    history = replay(loads((SAMPLES / "wrong-scores.json").read_bytes()))
+    watched.open(write_page(tmp_path, history, "wrong-scores") + "#turn=0")
+    leaders = "() => [...document.querySelectorAll('.player.leader')].map((e) => Number(e.dataset.player))"
+    totals = [history.initial.scores, *(r.totals for r in history.results)]
+    marked = []
+    for n, scores in enumerate(totals):
+        if n:
+            watched.key("ArrowRight")
+        leader = sole_leader(scores)
+        marked.append(watched.page.evaluate(leaders))
+        assert marked[-1] == ([] if leader is None else [leader]), n
+    assert [] in marked and [0] in marked and [1] in marked  # ties, and each seat ahead
+    differs = watched.page.evaluate("() => [...document.querySelectorAll('#moves td.differs')].map("
+                                    "(e) => [Number(e.closest('tbody').dataset.n), e.textContent])")
+    assert differs == [[r.turn, f"{r.computed} !"] for r in rescore(history).rows if r.differs] and differs
+    assert watched.errors == []

@@ -19,7 +19,7 @@ still a missed Qwirkle; nothing else is judged. On every record:
 * ``open-five``: a move left a line of five whose sixth tile the mover has
   not seen all of (not on the board, not in the mover's known rack after the
   turn) and fits at an end of the line; with the copies unseen and the chance
-  that the next player holds one (:func:`chance_held`: the next player's
+  that the next player holds one (:func:`~qwirkle_tools.analysis.fives.chance_held`: the next player's
   rack taken as a uniform draw from the tiles the mover has not seen, the
   bag included);
 * ``qwirkle-gift``: a move left a line of five whose sixth tile was not yet
@@ -47,23 +47,29 @@ pass one to :func:`analyse` to share it with the charts and tables.
 
 from __future__ import annotations
 
-import json
-import math
-from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from ..core.board import Placement, format_move, key_cell
-from ..core.errors import QwirkleError
-from ..core.lines import LINE_MAX, accepts, completing_tile, lines_through
-from ..core.movegen import Move, RawMove, TooManyMoves, generate, generate_raw
+from ..core.lines import LINE_MAX
+from ..core.movegen import Move, RawMove, TooManyMoves, generate_raw
 from ..core.rules import Rules
 from ..core.safetext import count, one_line
-from ..core.tiles import COPIES, RACK_SIZE, TILE_COUNT, TILES, Tile, format_tiles
-from ..formats.record import Record, Turn, placements_data
-from ..play.engine import BOARD_UNKNOWN_WHY, GameState, History, replay
+from ..core.tiles import RACK_SIZE, TILE_COUNT, TILES, Tile
+from ..formats.record import Record, Turn
+from ..play.engine import BOARD_UNKNOWN_WHY, GameState, History, TurnResult, replay
 from ..play.lookahead import DEFAULT, MARGIN, REPLY_LIMIT, BudgetSpent, Settings, judge
+
+# lines of five and the legal-move listing have modules of their own; their names are handed on here
+from .fives import Five, OpenFive, completed, open_five_risks
+from .fives import chance_held as chance_held
+from .fives import open_fives as open_fives
+from .moves import MOVES_LISTED as MOVES_LISTED
+from .moves import AnalysisError as AnalysisError
+from .moves import LegalMoves as LegalMoves
+from .moves import legal_moves as legal_moves
+from .moves import move_data, move_scores
 
 RackSource = str  # "recorded", "deduced", "placed-tiles", "unknown"
 Engine = Literal["greedy", "lookahead"]
@@ -76,25 +82,6 @@ class Gift:
     line: tuple[tuple[int, int], ...]
     missing: Tile
     completed_at: int
-
-
-@dataclass(frozen=True, slots=True)
-class OpenFive:
-    """A line of five a move left open: its cells, the tile that completes it,
-    the empty end cells where that tile fits, the copies of it the mover has
-    not seen, and the chance that the next player holds one (``None`` when
-    the next player's rack size is not known)."""
-
-    line: tuple[tuple[int, int], ...]
-    missing: Tile
-    cells: tuple[tuple[int, int], ...]
-    unseen: int
-    chance: float | None
-
-    def to_data(self) -> dict[str, object]:
-        return {"line": [list(c) for c in self.line], "missing": str(self.missing),
-                "cells": [list(c) for c in self.cells], "unseen": self.unseen,
-                "chance": None if self.chance is None else round(self.chance, 4)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,20 +213,6 @@ class Analysis:
         return [t for t in self.turns if t.flags]
 
 
-def move_data(move: Move, score: int | None = None) -> dict[str, object]:
-    return {"tiles": placements_data(move.tiles), "score": move.score if score is None else score,
-            "qwirkles": move.qwirkles}
-
-
-def move_scores(moves: Iterable[tuple[int, int]], rack: int, bag: int | None, rules: Rules) -> list[int]:
-    """What each move, given as (points, tiles placed), really scores from a
-    rack of ``rack`` tiles: its points plus the end bonus
-    (:meth:`~qwirkle_tools.core.rules.Rules.end_points`, as the replay counts it for
-    ``rescore``) when it empties the rack while the bag is empty. A bag of
-    ``None`` (not known) earns no bonus: nothing is assumed."""
-    return [rules.scored(points, placed, rack, bag) for points, placed in moves]
-
-
 MOVES_PER_TURN = 50_000
 """The analysis of a turn stops at this many legal moves (a legal but pathological
 board can have hundreds of thousands); the turn is then noted, not analysed."""
@@ -266,105 +239,109 @@ def analyse(game: Record | History, engine: Engine = "greedy", settings: Setting
 def _analyse(history: History, settings: Settings | None = None
              ) -> tuple[tuple[TurnAnalysis, ...], tuple[PlayerSummary, ...], tuple[str, ...]]:
     record = history.record
-    rules = record.rules
-    qwirkle_points = LINE_MAX + rules.qwirkle_bonus  # the least a move completing a line of six scores
     turns: list[TurnAnalysis] = []
-    left_open: dict[int, list[tuple[tuple[int, ...], int]]] = {}  # turn index -> lines of five left
+    left_open: dict[int, list[Five]] = {}  # turn index -> lines of five left
     budget = [MOVES_PER_RECORD]
     risks: dict[int, tuple[tuple[OpenFive, ...], float | None]] = {}  # turn index -> open fives left, chance
     for result in history:
         i = result.index
         turn = result.turn
         assert turn is not None
-        p = turn.player
         state = history.before(i)
         after = result.state
         assert after is not None
-        placed_keys = [pl.key for pl in turn.tiles] if turn.tiles else []
-        qwirkles = result.qwirkles or 0
-        played = result.computed if result.computed is not None else turn.score
-        sheet = turn.action == "place" and turn.tiles is None  # a score-sheet turn: judged by its claim
-        gift = None
         if len(state.board) > TILE_COUNT:  # only illegal moves do that; generating moves would take ever longer
-            turns.append(TurnAnalysis(i + 1, p, turn.action, "unknown", played, qwirkles,
-                                      note=f"not analysed: the board holds more than the game's {TILE_COUNT} tiles"))
+            turns.append(_unjudged(result, "unknown", f"not analysed: the board holds more than the game's {TILE_COUNT} tiles"))
             continue
-        if i - 1 in left_open and placed_keys and state.board_known:
-            after_cells = after.board.cells
-            for five, missing in left_open[i - 1]:
-                for six in lines_through(after_cells, placed_keys, LINE_MAX):
-                    if set(five) <= set(six):
-                        gift = (five, missing)
+        placed_keys = [pl.key for pl in turn.tiles] if turn.tiles else []
+        gift = completed(left_open[i - 1], after.board.cells, placed_keys) \
+            if i - 1 in left_open and placed_keys and state.board_known else None
         if placed_keys and state.board_known and after.board_known:
             fives = open_fives(after.board.cells, placed_keys)
             if fives:
                 left_open[i] = fives
-                risky, risk = open_five_risks(after, p, fives, len(record.players))
+                risky, risk = open_five_risks(after, turn.player, fives, len(record.players))
                 if risky:
                     risks[i] = (risky, risk)
         if gift is not None and turns:
-            giver = turns[-1]
             five, missing = gift
-            turns[-1] = replace(giver, gift=Gift(tuple(key_cell(k) for k in five), TILES[missing], i + 1))
-
-        if not state.board_known:
-            turns.append(TurnAnalysis(i + 1, p, turn.action, "unknown", played, qwirkles,
-                                      note=f"not analysed: the board is not known ({BOARD_UNKNOWN_WHY})"))
-            continue
-        if p >= len(record.players) or state.ended or any(f.code == "after-end" for f in result.findings):
-            turns.append(TurnAnalysis(i + 1, p, turn.action, "unknown", played, qwirkles,
-                                      note="not analysed: a turn after the end or by a seat that does not exist"))
-            continue
-        rack, source = history.known_rack(i)
-        cells = state.board.cells
-        if rack is None:
-            if turn.tiles:
-                tiles = [pl.tile for pl in turn.tiles]
-                found = _bounded(cells, tiles, rules, False, budget)
-                if isinstance(found, str):
-                    turns.append(TurnAnalysis(i + 1, p, turn.action, "placed-tiles", played, qwirkles, note=found))
-                    continue
-                missed = _missed(found, qwirkles)
-                turns.append(TurnAnalysis(
-                    i + 1, p, turn.action, "placed-tiles", played, qwirkles, missed_qwirkle=missed,
-                    note="rack unknown: only the placed tiles were checked for a missed Qwirkle"))
-            else:
-                turns.append(TurnAnalysis(i + 1, p, turn.action, "unknown", played, qwirkles,
-                                          note="not analysed: the rack is not known"))
-            continue
-        raw = _bounded(cells, rack, rules, not cells, budget)
-        if isinstance(raw, str):
-            turns.append(TurnAnalysis(i + 1, p, turn.action, source, played, qwirkles, note=raw))
-            continue
-        scores = move_scores(((s, len(tiles)) for s, _, _, tiles in raw), len(rack), state.bag, rules)
-        best_score = max(scores, default=0)
-        best = _move(raw[scores.index(best_score)]) if raw else None
-        value = played if played is not None else 0
-        rank = 1 + sum(1 for s in scores if s > value) if turn.action == "place" else len(raw) + 1
-        # a claim of c points made at most c // qwirkle_points Qwirkles
-        made = value // qwirkle_points if sheet else qwirkles
-        judged = None
-        note = ""
-        if settings is not None and raw and not sheet:
-            try:
-                if len(raw) > REPLY_LIMIT:
-                    raise TooManyMoves(len(raw), REPLY_LIMIT)
-                judged = _look_ahead(history, i, rack, raw, settings, budget)
-            except BudgetSpent:
-                note = (f"not judged by the look-ahead engine: the analysis bound of {MOVES_PER_RECORD:,} legal moves "
-                        "for a record is spent")
-            except TooManyMoves:
-                note = (f"not judged by the look-ahead engine: a position with more than {REPLY_LIMIT:,} legal moves "
-                        "(its bound)")
-        turns.append(TurnAnalysis(
-            i + 1, p, turn.action, source, played, qwirkles, best, best_score,
-            max(0, best_score - value), rank, len(raw), _missed(raw, made), note=note, lookahead=judged,
-        ))
+            turns[-1] = replace(turns[-1], gift=Gift(tuple(key_cell(k) for k in five), TILES[missing], i + 1))
+        turns.append(_judge(history, result, state, settings, budget))
     for i, (risky, risk) in risks.items():
         turns[i] = replace(turns[i], open_fives=risky, open_five_risk=risk)
+    unknown = sum(1 for t in turns if t.best_score is None)
+    notes = (f"{unknown} of {len(turns)} turns could not be fully analysed (rack or board unknown)",) if unknown else ()
+    return tuple(turns), _summaries(history, turns, settings is not None), notes
+
+
+def _unjudged(result: TurnResult, rack: RackSource, note: str, missed: Move | None = None) -> TurnAnalysis:
+    """A turn the analysis could not compare with every legal move, and why (``note``)."""
+    turn = result.turn
+    assert turn is not None
+    played = result.computed if result.computed is not None else turn.score
+    return TurnAnalysis(result.index + 1, turn.player, turn.action, rack, played, result.qwirkles or 0,
+                        missed_qwirkle=missed, note=note)
+
+
+def _judge(history: History, result: TurnResult, state: GameState, settings: Settings | None, budget: list[int]
+           ) -> TurnAnalysis:
+    """One turn, played in ``state``, compared with every legal move from the rack known (with
+    the look-ahead engine too when ``settings`` are given), its legal moves charged to ``budget``."""
+    i, turn = result.index, result.turn
+    assert turn is not None
+    rules = history.record.rules
+    if not state.board_known:
+        return _unjudged(result, "unknown", f"not analysed: the board is not known ({BOARD_UNKNOWN_WHY})")
+    if turn.player >= len(history.record.players) or state.ended or any(f.code == "after-end" for f in result.findings):
+        return _unjudged(result, "unknown", "not analysed: a turn after the end or by a seat that does not exist")
+    rack, source = history.known_rack(i)
+    cells = state.board.cells
+    if rack is None:
+        if not turn.tiles:
+            return _unjudged(result, "unknown", "not analysed: the rack is not known")
+        found = _bounded(cells, [pl.tile for pl in turn.tiles], rules, False, budget)
+        if isinstance(found, str):
+            return _unjudged(result, "placed-tiles", found)
+        return _unjudged(result, "placed-tiles", "rack unknown: only the placed tiles were checked for a missed Qwirkle",
+                         _missed(found, result.qwirkles or 0))
+    raw = _bounded(cells, rack, rules, not cells, budget)
+    if isinstance(raw, str):
+        return _unjudged(result, source, raw)
+    played = result.computed if result.computed is not None else turn.score
+    qwirkles = result.qwirkles or 0
+    sheet = turn.action == "place" and turn.tiles is None  # a score-sheet turn: judged by its claim
+    scores = move_scores(((s, len(tiles)) for s, _, _, tiles in raw), len(rack), state.bag, rules)
+    best_score = max(scores, default=0)
+    best = _move(raw[scores.index(best_score)]) if raw else None
+    value = played if played is not None else 0
+    rank = 1 + sum(1 for s in scores if s > value) if turn.action == "place" else len(raw) + 1
+    # a claim of c points made at most c // (the least a move completing a line of six scores) Qwirkles
+    made = value // (LINE_MAX + rules.qwirkle_bonus) if sheet else qwirkles
+    judged, note = _ahead(history, i, rack, raw, settings, budget) if settings is not None and raw and not sheet else (None, "")
+    return TurnAnalysis(i + 1, turn.player, turn.action, source, played, qwirkles, best, best_score,
+                        max(0, best_score - value), rank, len(raw), _missed(raw, made), note=note, lookahead=judged)
+
+
+def _ahead(history: History, i: int, rack: Sequence[int], raw: list[RawMove], settings: Settings, budget: list[int]
+           ) -> tuple[Lookahead | None, str]:
+    """:func:`_look_ahead`'s judgement of turn ``i``, or why there is none."""
+    try:
+        if len(raw) > REPLY_LIMIT:
+            raise TooManyMoves(len(raw), REPLY_LIMIT)
+        return _look_ahead(history, i, rack, raw, settings, budget), ""
+    except BudgetSpent:
+        return None, (f"not judged by the look-ahead engine: the analysis bound of {MOVES_PER_RECORD:,} legal moves "
+                      "for a record is spent")
+    except TooManyMoves:
+        return None, (f"not judged by the look-ahead engine: a position with more than {REPLY_LIMIT:,} legal moves "
+                      "(its bound)")
+
+
+def _summaries(history: History, turns: list[TurnAnalysis], ahead: bool) -> tuple[PlayerSummary, ...]:
+    """Each player's whole-game figures; the value lost only with the look-ahead engine (``ahead``)."""
     summaries = []
     final = history.totals
-    for p, player in enumerate(record.players):
+    for p, player in enumerate(history.record.players):
         mine = [t for t in turns if t.player == p]
         analysed = [t for t in mine if t.best_score is not None]
         summaries.append(PlayerSummary(
@@ -379,67 +356,9 @@ def _analyse(history: History, settings: Settings | None = None
             qwirkles_missed=sum(1 for t in mine if t.missed_qwirkle is not None),
             gifts_given=sum(1 for t in mine if t.gift is not None),
             open_fives=sum(1 for t in mine if t.open_fives),
-            value_lost=None if settings is None else sum(t.lookahead.value_lost for t in mine if t.lookahead),
+            value_lost=sum(t.lookahead.value_lost for t in mine if t.lookahead) if ahead else None,
         ))
-    unknown = sum(1 for t in turns if t.best_score is None)
-    notes = (f"{unknown} of {len(turns)} turns could not be fully analysed (rack or board unknown)",) if unknown else ()
-    return tuple(turns), tuple(summaries), notes
-
-
-def open_fives(cells: Mapping[int, int], keys: Iterable[int]) -> list[tuple[tuple[int, ...], int]]:
-    """The lines of five through ``keys`` (a move's cells) on the board ``cells``
-    whose sixth tile still has a copy off the board: a Qwirkle left open to
-    the next player. Each as its cell keys and the tile that completes it."""
-    on_table = Counter(cells.values())
-    fives = []
-    for line in lines_through(cells, keys, LINE_MAX - 1):
-        need = completing_tile([cells[k] for k in line])
-        if need is not None and on_table[need] < COPIES:
-            fives.append((line, need))
-    return fives
-
-
-def chance_held(unseen: int, copies: int, rack: int) -> float:
-    """The chance that a rack of ``rack`` tiles, drawn uniformly from ``unseen``
-    tiles, holds at least one of ``copies`` of them (hypergeometric):
-    1 - C(unseen - copies, rack) / C(unseen, rack).
-
-        >>> round(chance_held(60, 3, 6), 4)   # 1 - C(57,6)/C(60,6)
-        0.2752
-    """
-    rack = min(rack, unseen)
-    if copies <= 0 or rack <= 0:
-        return 0.0
-    return 1 - math.comb(unseen - copies, rack) / math.comb(unseen, rack)
-
-
-def open_five_risks(after: GameState, mover: int, fives: Sequence[tuple[tuple[int, ...], int]], players: int
-                    ) -> tuple[tuple[OpenFive, ...], float | None]:
-    """Of the lines of five ``fives`` (:func:`open_fives`) left by seat
-    ``mover``'s move, those whose sixth tile fits an end cell and has copies
-    the mover has not seen, in the state ``after`` the move; and the chance
-    the next player holds at least one completing tile (``None`` when that
-    player's rack size is not known; a game already over leaves no risk).
-    """
-    if after.ended:
-        return (), None
-    cells = after.board.cells
-    unseen = after.unseen(mover)
-    total = sum(unseen)
-    size = after.rack_sizes[(mover + 1) % players] if players else None
-    found = []
-    for line, need in fives:
-        step = line[1] - line[0]
-        ends = [k for k in (line[0] - step, line[-1] + step) if accepts(cells, k) >> need & 1]
-        if not ends or not unseen[need]:
-            continue
-        chance = None if size is None else chance_held(total, unseen[need], size)
-        found.append(OpenFive(tuple(key_cell(k) for k in line), TILES[need], tuple(key_cell(k) for k in ends),
-                              unseen[need], chance))
-    if not found or size is None:
-        return tuple(found), None
-    copies = sum(unseen[t] for t in {int(f.missing) for f in found})
-    return tuple(found), chance_held(total, copies, size)
+    return tuple(summaries)
 
 
 def _look_ahead(history: History, i: int, rack: Sequence[int], raw: list[RawMove], settings: Settings,
@@ -595,98 +514,6 @@ def summary_text(analysis: Analysis) -> str:
     lines.extend(f"  {line}" for line in flags)
     lines.extend(analysis.notes)
     return "\n".join(lines)
-
-
-class AnalysisError(QwirkleError):
-    """A question the record cannot answer (a board or a rack it does not give)."""
-
-
-@dataclass(frozen=True, slots=True)
-class LegalMoves:
-    """Every legal move at a turn, best first, for the rack given or known;
-    ``scores[i]`` is what ``moves[i]`` really scores, the end bonus included
-    (:func:`move_scores`), by which they are ranked."""
-
-    turn: int
-    rack: tuple[Tile, ...]
-    moves: tuple[Move, ...]
-    scores: tuple[int, ...]
-
-    def _shown(self, limit: int) -> Iterator[tuple[Move, int]]:
-        return zip(self.moves[:limit] if limit else self.moves, self.scores)
-
-    def to_data(self, limit: int = 0) -> dict[str, object]:
-        return {"turn": self.turn, "rack": [str(t) for t in self.rack],
-                "moves": [move_data(m, s) for m, s in self._shown(limit)]}
-
-    def json_chunks(self, limit: int = 0) -> Iterator[str]:
-        """:meth:`to_data` as JSON text, a move at a time (a position may have many)."""
-        yield json.dumps({"turn": self.turn, "rack": [str(t) for t in self.rack]})[:-1] + ', "moves": ['
-        for i, (m, s) in enumerate(self._shown(limit)):
-            yield ("" if i == 0 else ", ") + json.dumps(move_data(m, s))
-        yield "]}"
-
-    def lines(self, limit: int = 0) -> Iterator[str]:
-        """The listing, a line at a time: a heading, then a move per line
-        (its score, with the end bonus it includes, if any)."""
-        yield f"turn {self.turn}: rack {format_tiles(self.rack)}: {count(len(self.moves), 'legal move')}"
-        for m, s in self._shown(limit):
-            q = f"  {count(m.qwirkles, 'Qwirkle')}" if m.qwirkles else ""
-            out = f"  +{s - m.score} end bonus" if s != m.score else ""
-            yield f"{s:>4}  {format_move(m.tiles)}{q}{out}"
-
-    def text(self, limit: int = 0) -> str:
-        return "\n".join(self.lines(limit))
-
-
-MOVES_LISTED = 200_000
-"""The most legal moves :func:`legal_moves` lists for one position."""
-
-
-def legal_moves(history: History, turn: int, rack: Sequence[int] | None = None) -> LegalMoves:
-    """Every legal move for the player to move at ``turn`` (1-based; one past
-    the last turn for the position after it), on the board before that turn,
-    best first: by the score each really makes, the end bonus included
-    (:func:`move_scores`, as ``annotate`` ranks them), then more Qwirkles,
-    then :func:`~qwirkle_tools.core.movegen.generate`'s order. The rack is
-    ``rack`` if given, else the one the record gives or implies; on an empty
-    board the opening rule applies (largest group).
-
-    Raises:
-        AnalysisError: ``turn`` is out of range; the board or the rack is not
-            known; a rack given holds more than 6 tiles or a tile more than 3
-            times; or the position has more than :data:`MOVES_LISTED` moves.
-    """
-    last = len(history.turns) + 1
-    if not 1 <= turn <= last:
-        raise AnalysisError(f"--turn must be 1 to {last}, not {turn}")
-    state = history.state(turn - 1)
-    if not state.board_known:
-        raise AnalysisError(f"the board before turn {turn} is not known ({BOARD_UNKNOWN_WHY})")
-    if rack is not None:
-        if len(rack) > RACK_SIZE:
-            raise AnalysisError(f"--rack: a rack holds at most {RACK_SIZE} tiles, not {len(rack)}")
-        many = [t for t in set(rack) if list(rack).count(t) > COPIES]
-        if many:
-            raise AnalysisError(f"--rack: the game has {COPIES} of each tile; the rack holds {list(rack).count(many[0])} "
-                                f"{TILES[many[0]]}")
-    else:
-        if turn == last:
-            raise AnalysisError("after the last turn, give the rack with --rack")
-        known, _ = history.known_rack(turn - 1)
-        if known is None:
-            raise AnalysisError(f"the rack at turn {turn} is not known; give it with --rack")
-        rack = known
-    cells = state.board.cells
-    try:
-        found = generate(cells, rack, history.record.rules, largest_first=not cells, limit=MOVES_LISTED)
-    except TooManyMoves:
-        raise AnalysisError(f"the position before turn {turn} has more than {MOVES_LISTED:,} legal moves "
-                            "for this rack; too many to list") from None
-    scores = move_scores(((m.score, len(m.tiles)) for m in found), len(rack), state.bag, history.record.rules)
-    order = sorted(range(len(found)), key=lambda i: (-scores[i], -found[i].qwirkles))  # stable: generate's order next
-    return LegalMoves(turn, tuple(TILES[t] for t in rack), tuple(found[i] for i in order),
-                      tuple(scores[i] for i in order))
 
 
 def recorded_missed_qwirkle(turn: Turn) -> tuple[Placement, ...]:

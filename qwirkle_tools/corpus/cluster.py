@@ -7,9 +7,9 @@ distributed); nothing here imports them until a run starts. A run:
 1. checks every input before any work (a missing file is an
    :class:`~qwirkle_tools.formats.sources.InputError`, the CLI's exit 2);
 2. connects to a scheduler (``tcp://HOST:PORT``, ``tls://HOST:PORT``) once
-   its handshake came within :data:`TIMEOUT` (:func:`handshake`), or with
-   :data:`LOCAL` starts a ``LocalCluster`` of worker processes on this
-   machine, in a host process of its own (:func:`_local`);
+   its handshake came within :data:`TIMEOUT`, or with :data:`LOCAL` starts
+   a ``LocalCluster`` of worker processes on this machine, in a host
+   process of its own (both in :mod:`qwirkle_tools.corpus.connection`);
 3. cuts each ``.jsonl`` corpus into blocks of lines (byte ranges; the
    workers count the newlines of each range first, so every block knows
    the number of its first line) and groups the files of folders into
@@ -40,9 +40,7 @@ blocks send back; they are not written by the workers.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import ssl
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -66,24 +64,23 @@ from ..formats.sources import (
     record_files,
 )
 from ..play.simulate import Policy, simulate_line
+from .connection import (  # (TIMEOUT and the rest kept here too: the names of release 0.1)
+    CLOSE_TIMEOUT,
+    LOCAL,
+    MAX_HANDSHAKE,
+    SCHEMES,
+    START_TIMEOUT,
+    TIMEOUT,
+    Address,
+    Client,
+    ClusterError,
+    connect,
+    handshake,
+    scheduler_address,
+)
 from .rows import GameRows, Stats, game_rows
 from .rows import report as check_report
 
-Client = Any
-"""A ``distributed.Client`` (typed loosely: distributed's API is not fully typed)."""
-
-LOCAL = "local"
-"""The address that starts a ``LocalCluster`` on this machine."""
-SCHEMES = ("tcp", "tls")
-"""The schemes of scheduler addresses this tool speaks to (not Dask's ``ucx``, ``ws``, ``inproc``)."""
-TIMEOUT = 10.0
-"""Seconds to reach a scheduler and hear its handshake."""
-MAX_HANDSHAKE = 64 * 1024
-"""Bytes a scheduler's handshake may claim (Dask's is under 100)."""
-START_TIMEOUT = 120.0
-"""Seconds ``--dask local`` waits for its cluster to start."""
-CLOSE_TIMEOUT = 30.0
-"""Seconds the host of ``--dask local`` has to close its cluster before it is killed."""
 RETRIES = 3
 """Times a block that raised is tried again (a dead worker's blocks are rescheduled by Dask anyway)."""
 MIN_BLOCK = 64 * 1024
@@ -93,11 +90,6 @@ GAMES_PER_BLOCK = 64
 
 T = TypeVar("T")
 R = TypeVar("R")
-
-
-class ClusterError(QwirkleError):
-    """The cluster cannot be used: dask missing, no scheduler at the address,
-    or a block that kept killing its workers."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,10 +186,12 @@ class ValidateBlock:
 class Run(Generic[R]):
     """A run's results, block by block in corpus order; ``size`` is the total
     of what the blocks count in ``size`` (bytes of input, or games), for a
-    progress bar. Closing it cancels the blocks under way."""
+    progress bar; ``inputs``, the record files the run reads (none for
+    self-play). Closing it cancels the blocks under way."""
 
     size: int
     blocks: Iterator[R]
+    inputs: tuple[Input, ...] = ()
 
     def __iter__(self) -> Iterator[R]:
         return self.blocks
@@ -285,329 +279,6 @@ def _url_inputs(url: str) -> list[Input]:
         raise InputError(f"{one_line(url)}: cannot open: {exc}") from None
     except OSError as exc:
         raise InputError(f"{one_line(url)}: cannot read: {exc.strerror or exc}") from None
-
-
-# -- the cluster ---------------------------------------------------------------
-
-@dataclass(frozen=True, slots=True)
-class Address:
-    """A scheduler's address: ``scheme`` (``tcp`` or ``tls``), host and port."""
-
-    scheme: str
-    host: str
-    port: int
-
-    def __str__(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host  # an IPv6 address
-        return f"{self.scheme}://{host}:{self.port}"
-
-
-def scheduler_address(text: str) -> Address:
-    """The scheduler address ``text`` names: ``tcp://HOST:PORT``, ``tls://HOST:PORT``,
-    or ``HOST:PORT`` (tcp, as Dask reads it).
-
-    >>> str(scheduler_address("tcp://10.0.0.5:8786")), str(scheduler_address("host1:8786"))
-    ('tcp://10.0.0.5:8786', 'tcp://host1:8786')
-
-    Raises:
-        ClusterError: another scheme (Dask's ``ucx``, ``ws`` and ``inproc`` are
-            not supported here), or no host or port.
-    """
-    from urllib.parse import urlsplit
-
-    scheme, sep, rest = text.partition("://")
-    if not sep:
-        scheme, rest = "tcp", text
-    scheme = scheme.lower()
-    usage = "give local, tcp://HOST:PORT or tls://HOST:PORT"
-    if scheme not in SCHEMES:
-        raise ClusterError(f"{one_line(text)}: not a scheduler address this tool can use ({usage})")
-    try:
-        parts = urlsplit(f"{scheme}://{rest}")
-        host, port, extra = parts.hostname, parts.port, parts.path.strip("/") or parts.query or parts.fragment
-    except ValueError:  # a port that is not a number, or out of range
-        host, port, extra = None, None, ""
-    if not host or port is None or extra:
-        raise ClusterError(f"{one_line(text)}: not a scheduler address ({usage})")
-    return Address(scheme, host, port)
-
-
-def _hello() -> bytes:
-    """A client's handshake, framed as Dask's TCP comm frames a message: the
-    total size, the count of frames, each frame's size, then the one frame
-    (a msgpack map)."""
-    import importlib
-    import pickle
-    import struct
-    import sys
-
-    msgpack: Any = importlib.import_module("msgpack")  # a dependency of distributed
-    frame: bytes = msgpack.packb({"compression": None, "python": tuple(sys.version_info[:3]),
-                                  "pickle-protocol": pickle.HIGHEST_PROTOCOL})
-    prelude = struct.pack("QQ", 1, len(frame))
-    return struct.pack("Q", len(prelude) + len(frame)) + prelude + frame
-
-
-def _is_handshake(body: bytes) -> bool:
-    """Whether ``body`` (a message after its size) is a Dask handshake: frames
-    whose first is a msgpack map naming the peer's Python."""
-    import importlib
-    import struct
-
-    msgpack: Any = importlib.import_module("msgpack")
-    if len(body) < 16:
-        return False
-    (frames,) = struct.unpack_from("Q", body)
-    if not 1 <= frames <= (len(body) - 8) // 8:
-        return False
-    (first,) = struct.unpack_from("Q", body, 8)
-    start = 8 + 8 * frames
-    try:
-        data = msgpack.unpackb(body[start:start + first], raw=False, strict_map_key=False)
-    except Exception:  # msgpack's errors are of several kinds: any of them means "not a handshake"
-        return False
-    return isinstance(data, dict) and "python" in data
-
-
-def handshake(address: Address, context: ssl.SSLContext | None = None, timeout: float | None = None) -> None:
-    """Hear the handshake of the scheduler at ``address`` before Dask does:
-    within ``timeout`` seconds in all (default :data:`TIMEOUT`; Dask's own
-    timeout covers the connect only, then it waits for ever) and at most
-    :data:`MAX_HANDSHAKE` bytes (Dask allocates whatever size a first frame
-    claims, 2^62 bytes included). It sends a client's handshake first, so a
-    scheduler logs nothing, and an HTTP server answers. It does not keep the
-    connection; Dask makes its own.
-
-    Raises:
-        ClusterError: nobody listens, the endpoint stays silent, closes, or
-            answers with something that is not a Dask handshake.
-    """
-    import socket
-    import struct
-    import time
-
-    timeout = TIMEOUT if timeout is None else timeout
-    shown = str(address)
-    deadline = time.monotonic() + timeout
-
-    def receive(sock: socket.socket, size: int) -> bytes:
-        data = b""
-        while len(data) < size:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError
-            sock.settimeout(left)
-            part = sock.recv(min(size - len(data), 1 << 16))
-            if not part:
-                said = f"after {len(data)} bytes" if data else "without a word"
-                raise ClusterError(f"{shown} is not a Dask scheduler: it closed the connection {said}")
-            data += part
-        return data
-
-    def not_dask(answer: bytes) -> ClusterError:
-        line = answer.split(b"\n")[0].strip()
-        text = line.decode("ascii")[:60] if line.isascii() and line.decode("ascii").isprintable() else repr(answer[:24])
-        return ClusterError(f"{shown} is not a Dask scheduler: it answered {one_line(text)}")
-
-    try:
-        with socket.create_connection((address.host, address.port), timeout=timeout) as raw:
-            sock = context.wrap_socket(raw, server_hostname=address.host) if context is not None else raw
-            with sock:
-                sock.sendall(_hello())
-                if context is None:
-                    with contextlib.suppress(OSError):  # (a peer that closed at once: said below)
-                        sock.shutdown(socket.SHUT_WR)  # an HTTP server answers once the request ends
-                head = receive(sock, 8)
-                (size,) = struct.unpack("Q", head)
-                if not 16 <= size <= MAX_HANDSHAKE:
-                    sock.settimeout(0.2)
-                    try:
-                        head += sock.recv(52)
-                    except OSError:
-                        pass
-                    raise not_dask(head)
-                body = receive(sock, size)
-                if not _is_handshake(body):
-                    raise not_dask(head + body)
-    except TimeoutError:
-        raise ClusterError(f"the Dask scheduler at {shown} did not answer within {timeout:g} s "
-                           "(a silent port, or not a Dask scheduler)") from None
-    except ssl.SSLError as exc:
-        raise ClusterError(f"cannot reach the Dask scheduler at {shown}: TLS failed: {exc.reason or exc}") from None
-    except OSError as exc:
-        raise ClusterError(f"cannot reach the Dask scheduler at {shown}: {exc.strerror or exc}") from None
-
-
-@contextmanager
-def _quiet() -> Iterator[None]:
-    """Logging off while a run talks to Dask: its log lines (a reconnect's
-    traceback, a closed comm) would print on stderr, and what went wrong
-    reaches the caller as an error instead; nothing prints from the library."""
-    import logging
-
-    before = logging.root.manager.disable
-    logging.disable(logging.CRITICAL)
-    try:
-        yield
-    finally:
-        logging.disable(before)
-
-
-@contextmanager
-def connect(address: str, workers: int | None = None, timeout: float | None = None,
-            security: Any = None) -> Iterator[Client]:
-    """A client of the scheduler at ``address`` (``tcp://HOST:PORT`` or
-    ``tls://HOST:PORT``), or with :data:`LOCAL` of a new ``LocalCluster`` of
-    ``workers`` processes (default: one per core), one thread each, bound to
-    127.0.0.1 with no dashboard, run by a process of its own (see
-    :func:`_local`). ``timeout``: seconds to reach the scheduler and hear its
-    handshake (default :data:`TIMEOUT`). ``security``: a
-    ``distributed.Security`` for ``tls://``; without one, Dask's
-    configuration (``distributed.comm.tls.*``) gives the certificates. What
-    it started is closed on the way out, and Dask's logging is off meanwhile.
-
-    Raises:
-        ClusterError: dask is not installed, the address is not one this tool
-            can use, or no scheduler answers there as a scheduler does.
-    """
-    import importlib
-    import importlib.util
-
-    if importlib.util.find_spec("distributed") is None:
-        raise ClusterError("--dask needs dask and distributed: pip install 'qwirkle-tools[dask]'")
-    timeout = TIMEOUT if timeout is None else timeout
-    with _quiet(), contextlib.ExitStack() as stack:
-        if address == LOCAL:
-            host = stack.enter_context(_local(workers or os.cpu_count() or 1))
-            distributed: Any = importlib.import_module("distributed")  # meanwhile the host starts its cluster
-            where = host()
-            security = None
-        else:
-            distributed = importlib.import_module("distributed")
-            at = scheduler_address(address)
-            context = None
-            if at.scheme == "tls":
-                try:
-                    security = security if security is not None else distributed.Security()
-                    context = security.get_connection_args("client")["ssl_context"]
-                except (OSError, ValueError, TypeError) as exc:  # a missing or bad certificate file
-                    raise ClusterError(f"cannot use TLS for {at}: {exc}") from None
-                if context is None:
-                    raise ClusterError(f"{at}: TLS needs certificates: set Dask's distributed.comm.tls.ca-file, "
-                                       "distributed.comm.tls.client.cert and .key (see the README)")
-            handshake(at, context, timeout)
-            where = str(at)
-        try:
-            client = distributed.Client(where, timeout=timeout, security=security)
-        except Exception as exc:  # anything the endpoint makes Dask raise: no scheduler to work with
-            raise ClusterError(f"cannot reach the Dask scheduler at {one_line(where)}: "
-                               f"{one_line(str(exc) or type(exc).__name__)[:200]}") from None
-        stack.callback(client.close)
-        yield client
-
-
-@contextmanager
-def _local(workers: int) -> Iterator[Callable[[], str]]:
-    """A function that waits for the address (so the caller can work while
-    the cluster starts) of a ``LocalCluster`` of ``workers`` processes started by a
-    process of its own (``python -m qwirkle_tools.corpus.cluster``, :func:`_host`),
-    in its own session and with its own temporary folder, removed at the end.
-
-    Why a process: Dask's start cannot be interrupted cleanly (a Ctrl-C half
-    way leaves workers, semaphores and folders that nobody closes), and
-    workers share the terminal's Ctrl-C. The host ignores SIGINT, which its
-    workers inherit from birth; it closes its cluster when its stdin ends
-    (this process closing it, or dying), and is killed, with its workers,
-    only if it does not within :data:`CLOSE_TIMEOUT` seconds.
-
-    Raises:
-        ClusterError: the cluster did not start (the host's last line says why).
-    """
-    import select
-    import shutil
-    import subprocess
-    import sys
-    import tempfile
-
-    folder = Path(tempfile.mkdtemp(prefix="qwirkle-dask-"))
-    log = folder / "host.log"
-    process = None
-    try:
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-            [str(Path(__file__).parents[2]), *filter(None, [os.environ.get("PYTHONPATH")])])}
-        with open(log, "wb") as errors:
-            process = subprocess.Popen(
-                [sys.executable, "-m", __name__, str(workers), str(folder)], stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE, stderr=errors, env=env, start_new_session=True)
-
-        def address() -> str:
-            assert process is not None and process.stdout is not None
-            ready, _, _ = select.select([process.stdout], [], [], START_TIMEOUT)
-            line = process.stdout.readline().decode("utf-8", "replace").strip() if ready else ""
-            if not line.startswith(("tcp://", "tls://")):
-                last = next((t for t in reversed(log.read_text("utf-8", "replace").splitlines()) if t.strip()), "")
-                why = line or last or f"no answer within {START_TIMEOUT:g} s"
-                raise ClusterError(f"the local Dask cluster did not start: {one_line(why)[:200]}")
-            return line
-
-        yield address
-    finally:
-        if process is not None:
-            _stop(process)
-        shutil.rmtree(folder, ignore_errors=True)
-
-
-def _stop(process: Any) -> None:
-    """End the host process: its stdin closed, then (if it lingers) killed with its session."""
-    import signal
-    import subprocess
-
-    try:
-        process.stdin.close()
-    except OSError:
-        pass
-    try:
-        process.wait(CLOSE_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except OSError:
-            pass
-        process.wait()
-    finally:
-        if process.stdout is not None:
-            process.stdout.close()
-
-
-def _host(workers: int, folder: str) -> None:
-    """The host of ``--dask local`` (see :func:`_local`): start a
-    ``LocalCluster`` of ``workers`` processes with its temporary files in
-    ``folder``, print its address, and close it when stdin ends."""
-    import importlib
-    import logging
-    import signal
-    import sys
-    import warnings
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the client's to handle; inherited by the workers
-
-    def stop(number: int, frame: object) -> None:
-        raise SystemExit(0)  # the cluster is closed on the way out
-
-    signal.signal(signal.SIGTERM, stop)
-    dask: Any = importlib.import_module("dask")
-    distributed: Any = importlib.import_module("distributed")
-    with dask.config.set({"temporary-directory": folder}), warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # "port 8787 is in use" (of the health checks): a free one is taken
-        with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                      dashboard_address=None, silence_logs=logging.CRITICAL,
-                                      local_directory=folder) as cluster:
-            sys.stdout.write(cluster.scheduler_address + "\n")
-            sys.stdout.flush()
-            try:
-                sys.stdin.buffer.read()  # until the client closes it, or dies
-            except (OSError, ValueError):
-                pass
 
 
 def ordered(client: Client, fn: Callable[[T], R], items: Iterable[T], ahead: int | None = None) -> Iterator[R]:
@@ -764,7 +435,7 @@ def simulate_block(games: range, players: int = 2, seed: int = 0,
 # -- runs -----------------------------------------------------------------------
 
 def _run(address: str, workers: int | None, make: Callable[[Client], Iterator[R]], security: Any = None) -> Iterator[R]:
-    with connect(address, workers, security=security) as client:
+    with connect(address, workers, TIMEOUT, security) as client:  # (this module's TIMEOUT, read now: a test sets it)
         try:
             yield from make(client)
         except QwirkleError:
@@ -793,7 +464,8 @@ def stats(paths: Iterable[str | os.PathLike[str]], address: str, analyse: bool =
     found = inputs(paths)
     work = partial(stats_block, analyse=analyse, rows=rows)
     return Run(sum(f.size for f in found),
-               _run(address, workers, lambda client: ordered(client, work, plan(client, found, block_bytes)), security))
+               _run(address, workers, lambda client: ordered(client, work, plan(client, found, block_bytes)), security),
+               tuple(found))
 
 
 def validate(paths: Iterable[str | os.PathLike[str]], address: str, every: bool = False,
@@ -803,7 +475,8 @@ def validate(paths: Iterable[str | os.PathLike[str]], address: str, every: bool 
     found = inputs(paths)
     work = partial(validate_block, every=every)
     return Run(sum(f.size for f in found),
-               _run(address, workers, lambda client: ordered(client, work, plan(client, found, block_bytes)), security))
+               _run(address, workers, lambda client: ordered(client, work, plan(client, found, block_bytes)), security),
+               tuple(found))
 
 
 def simulate(games: int, address: str, players: int = 2, seed: int = 0, policy: Policy | tuple[Policy, ...] = "greedy",
@@ -816,12 +489,7 @@ def simulate(games: int, address: str, players: int = 2, seed: int = 0, policy: 
     return Run(games, _run(address, workers, lambda client: ordered(client, work, chunks), security))
 
 
-__all__ = ["ARCHIVE_SCHEMES", "LOCAL", "MAX_HANDSHAKE", "SCHEMES", "TIMEOUT", "URL_SCHEMES", "Address", "Block", "ClusterError",
-           "Input", "Run", "StatsBlock", "ValidateBlock", "check_url", "connect", "handshake", "inputs", "ordered", "plan",
-           "scheduler_address", "simulate", "simulate_block", "stats", "stats_block", "validate", "validate_block"]
-
-
-if __name__ == "__main__":  # the host of --dask local: python -m qwirkle_tools.corpus.cluster WORKERS FOLDER
-    import sys
-
-    _host(int(sys.argv[1]), sys.argv[2])
+__all__ = ["ARCHIVE_SCHEMES", "CLOSE_TIMEOUT", "LOCAL", "MAX_HANDSHAKE", "SCHEMES", "START_TIMEOUT", "TIMEOUT", "URL_SCHEMES",
+           "Address", "Block", "Client", "ClusterError", "Input", "Run", "StatsBlock", "ValidateBlock", "check_url", "connect",
+           "handshake", "inputs", "ordered", "plan", "scheduler_address", "simulate", "simulate_block", "stats",
+           "stats_block", "validate", "validate_block"]

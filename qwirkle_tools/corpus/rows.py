@@ -26,20 +26,18 @@ from __future__ import annotations
 
 import math
 import os
-from collections import Counter, deque
-from collections.abc import Callable, Iterable, Iterator
+from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
-from itertools import islice
-from typing import TYPE_CHECKING, TypeVar
 
 from ..analysis.validate import Report, check_source
 from ..core.findings import Finding
 from ..core.safetext import one_line, ordinal
 from ..formats.sources import Source, input_files, sources
-
-if TYPE_CHECKING:
-    from concurrent.futures import Future
+from ..play.engine import sole_leader
+from ..play.seats import forfeit_seat, seat_bots
+from .pool import ordered_map
 
 Row = dict[str, object]
 MAX_PLAYERS = 6
@@ -53,6 +51,10 @@ GAME_COLUMNS: tuple[Column, ...] = (
     ("players", "Int64", "The number of players."),
     *((f"player_{s}", "string", f"Seat {s}'s name (missing if the game has fewer seats).") for s in range(MAX_PLAYERS)),
     *((f"score_{s}", "Int64", f"Seat {s}'s replayed final score.") for s in range(MAX_PLAYERS)),
+    *((f"bot_{s}", "string", f"Seat {s}'s bot (a match's spec) or policy (self-play's), from the meta.")
+      for s in range(MAX_PLAYERS)),
+    ("seed", "Int64", "The meta's seed: a match's (each pair dealt by it and the pair), a self-play game's own."),
+    ("forfeit_seat", "Int64", "The seat that lost a match's game by forfeit (missing if none)."),
     ("first_seat", "Int64", "The seat that moved first."),
     ("winner", "string", "The winner's name; missing on a tie for first or a game without turns."),
     ("winner_seat", "Int64", "The winner's seat."),
@@ -186,12 +188,18 @@ def _rows(report: Report, size: int, analyse: bool) -> GameRows:
     # every seat's name and score, also beyond the table's six (in a record with too many players)
     game: Row = {"game": where, "source": report.path, "line": report.index or None, "players": n,
                  "_names": tuple(names), "_scores": tuple(totals)}
+    bots = seat_bots(record.meta, n)
     for s in range(MAX_PLAYERS):
         game[f"player_{s}"] = names[s] if s < n else None
         game[f"score_{s}"] = totals[s] if s < n else None
+        game[f"bot_{s}"] = bots[s] if s < n else None
+    seed = record.meta.get("seed")
+    game["seed"] = seed if isinstance(seed, int) and not isinstance(seed, bool) and -(1 << 63) <= seed < 1 << 63 else None
+    game["forfeit_seat"] = forfeit_seat(record)
     ranked = sorted(totals, reverse=True)
-    tie = n > 1 and ranked[0] == ranked[1]
-    winner = totals.index(ranked[0]) if ranked and record.turns and not tie else None
+    leader = sole_leader(totals)
+    tie = n > 1 and leader is None
+    winner = leader if record.turns else None
     game.update(
         first_seat=first,
         winner=names[winner] if winner is not None else None, winner_seat=winner,
@@ -210,67 +218,6 @@ def _rows(report: Report, size: int, analyse: bool) -> GameRows:
 
 # -- running over a corpus ----------------------------------------------------
 
-T = TypeVar("T")
-R = TypeVar("R")
-
-
-def _each(fn: Callable[[T], R], batch: list[T]) -> list[R]:
-    return [fn(x) for x in batch]
-
-
-def ordered_map(fn: Callable[[T], R], items: Iterable[T], jobs: int = 1, batch: int = 16) -> Iterator[R]:
-    """``map(fn, items)`` over ``jobs`` processes, in order, with bounded memory.
-
-    At most a few batches per process are in flight, so a corpus of any size
-    is streamed; ``fn`` must be picklable (a module-level function, or a
-    :func:`functools.partial` of one). The workers leave Ctrl-C to this
-    process (which stops them when the run is interrupted or abandoned) and
-    exit by themselves within a second or so if this process dies.
-    """
-    if jobs <= 1:
-        yield from map(fn, items)
-        return
-    it = iter(items)
-    from concurrent.futures import ProcessPoolExecutor  # (a run of one process needs none of it)
-
-    pending: deque[Future[list[R]]] = deque()
-    pool = ProcessPoolExecutor(jobs, initializer=_worker_start, initargs=(os.getpid(),))
-    finished = False
-    try:
-        while chunk := list(islice(it, batch)):
-            pending.append(pool.submit(_each, fn, chunk))
-            if len(pending) >= 3 * jobs:
-                yield from pending.popleft().result()
-        while pending:
-            yield from pending.popleft().result()
-        finished = True
-    finally:
-        if finished:
-            pool.shutdown()
-        else:  # interrupted or abandoned: the batches under way are not waited for
-            for process in list((getattr(pool, "_processes", None) or {}).values()):
-                process.terminate()
-            pool.shutdown(wait=False)  # (its futures fail with the pool; nobody waits for them)
-
-
-def _worker_start(parent: int) -> None:
-    """In each worker: Ctrl-C is the parent's to handle; SIGTERM ends the
-    worker; and a thread ends it when the parent is gone (``kill -9``)."""
-    import signal
-    import threading
-    import time
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
-
-
 def run(paths: Iterable[str | os.PathLike[str]], analyse: bool = False, jobs: int = 1) -> Iterator[GameRows]:
     """The rows of every record under ``paths``, in order (see :func:`ordered_map`).
 
@@ -283,7 +230,8 @@ def run(paths: Iterable[str | os.PathLike[str]], analyse: bool = False, jobs: in
 def report(source: Source) -> Report:
     """The findings of one record, without the record (cheap to send between processes)."""
     found = check_source(source, keep_record=False)
-    return Report(found.path, found.index, found.findings)
+    # (a clean record's report holds none already: it is handed on as built, not built again)
+    return found if found.record is None and found.history is None else Report(found.path, found.index, found.findings)
 
 
 def _sized_report(source: Source) -> tuple[Report, int]:
@@ -355,6 +303,7 @@ class _PlayerTotals:
     analysed: int = 0
     missed: int = 0
     lost: int = 0
+    wins: int = 0
 
 
 @dataclass
@@ -377,6 +326,8 @@ class Stats:
     code_games: Counter[str] = field(default_factory=Counter)
     players: dict[str, _PlayerTotals] = field(default_factory=dict)
     missed_cost: _Spread = field(default_factory=_Spread)  # points lost on turns that missed a Qwirkle
+    bot_games: Counter[str] = field(default_factory=Counter)  # bot or policy -> seats played
+    bot_wins: Counter[str] = field(default_factory=Counter)
 
     def add(self, rows: GameRows) -> None:
         self.records += 1
@@ -403,8 +354,15 @@ class Stats:
                 self.margins.add(_int(game["margin"]))
         self.qwirkles.add(_int(game["qwirkles"]))
         self.turns.add(_int(game["turns"]))
-        for name in names:
-            self.players.setdefault(str(name), _PlayerTotals()).games += 1
+        winner = game["winner_seat"] if game["turns"] else None
+        for seat, name in enumerate(names):
+            totals = self.players.setdefault(str(name), _PlayerTotals())
+            totals.games += 1
+            totals.wins += seat == winner
+            bot = game.get(f"bot_{seat}")
+            if isinstance(bot, str):
+                self.bot_games[bot] += 1
+                self.bot_wins[bot] += seat == winner
         for t in rows.turns:
             if t["player"] is None:
                 continue
@@ -432,7 +390,7 @@ class Stats:
         for name in sorted(self.players.keys() | other.players.keys()):
             a, b = self.players.get(name, _PlayerTotals()), other.players.get(name, _PlayerTotals())
             players[name] = _PlayerTotals(a.games + b.games, a.turns + b.turns, a.analysed + b.analysed,
-                                          a.missed + b.missed, a.lost + b.lost)
+                                          a.missed + b.missed, a.lost + b.lost, a.wins + b.wins)
         return Stats(
             records=self.records + other.records, unreadable=self.unreadable + other.unreadable,
             invalid=self.invalid + other.invalid, analysed=self.analysed or other.analysed, wins=wins,
@@ -441,6 +399,7 @@ class Stats:
             qwirkles=self.qwirkles.merge(other.qwirkles), turns=self.turns.merge(other.turns),
             codes=self.codes + other.codes, code_games=self.code_games + other.code_games, players=players,
             missed_cost=self.missed_cost.merge(other.missed_cost),
+            bot_games=self.bot_games + other.bot_games, bot_wins=self.bot_wins + other.bot_wins,
         )
 
     def to_data(self) -> dict[str, object]:
@@ -460,6 +419,8 @@ class Stats:
             "qwirkles_per_game": self.qwirkles.summary(), "turns_per_game": self.turns.summary(),
             "finding_codes": [{"code": c, "findings": k, "records": self.code_games[c]}
                               for c, k in sorted(self.codes.items(), key=lambda kv: (-kv[1], kv[0]))],
+            "wins_by_player": _wins([(name, p.games, p.wins) for name, p in self.players.items()]),
+            "wins_by_bot": _wins([(bot, k, self.bot_wins[bot]) for bot, k in self.bot_games.items()]),
         }
         if self.analysed:
             data["missed_qwirkle_cost"] = self.missed_cost.summary()
@@ -485,6 +446,10 @@ class Stats:
             for n, s in seats.items():
                 rates = "  ".join(f"{ordinal(pos)} {rate:.1%}" for pos, rate in enumerate(s["win_rate"], 1))
                 out.append(f"  {n} players, {s['games']:,} games: {rates}  (ties {s['ties']:,})")
+        if d["wins_by_player"]:
+            out.extend(_wins_lines("Wins by player (a tie for first is no win):", d["wins_by_player"], max_players))
+        if d["wins_by_bot"]:
+            out.extend(_wins_lines("Wins by bot or policy (from the records' meta):", d["wins_by_bot"], max_players))
         rows = [("Final score", d["final_scores"]), ("Winning margin", d["margins"]),
                 ("Qwirkles per game", d["qwirkles_per_game"]), ("Turns per game", d["turns_per_game"])]
         if self.analysed:
@@ -522,6 +487,25 @@ class Stats:
             if len(players) > max_players:
                 out.append(f"  ... and {len(players) - max_players} more players")
         return "\n".join(out)
+
+
+def _wins(rows: Iterable[tuple[str, int, int]]) -> list[dict[str, object]]:
+    """Games and wins (a tie for first is no win) by player or bot, most games first."""
+    return [{"name": name, "games": games, "wins": wins, "win_rate": round(wins / games, 4) if games else None}
+            for name, games, wins in sorted(rows, key=lambda r: (-r[1], r[0]))]
+
+
+def _wins_lines(title: str, rows: object, most: int) -> list[str]:
+    assert isinstance(rows, list)
+    out = ["", title, f"  {'':24}{'games':>7}{'wins':>7}{'win rate':>10}"]
+    for r in rows[:most]:
+        name = one_line(r["name"])
+        name = name if len(name) <= 24 else name[:21] + "..."
+        rate = "-" if r["win_rate"] is None else f"{r['win_rate']:.1%}"
+        out.append(f"  {name:24}{r['games']:>7,}{r['wins']:>7,}{rate:>10}")
+    if len(rows) > most:
+        out.append(f"  ... and {len(rows) - most} more")
+    return out
 
 
 def _position(seat: int, first: int | None, players: int) -> int | None:

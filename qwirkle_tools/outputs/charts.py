@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from ..core.safetext import one_line
 from ..formats.fileio import write_atomic
 from ..formats.record import Record
-from ..play.engine import History, LeadChange, replay
+from ..play.engine import History, LeadChange, replay, sole_leader
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -159,8 +159,7 @@ class ChartData:
 
 def _gap(totals: Sequence[int]) -> tuple[int, int | None]:
     top = max(totals, default=0)
-    leaders = [p for p, s in enumerate(totals) if s == top]
-    leader = leaders[0] if len(leaders) == 1 else None
+    leader = sole_leader(totals)
     if len(totals) == 2:
         return totals[0] - totals[1], leader
     second = max((s for p, s in enumerate(totals) if p != leader), default=top) if leader is not None else top

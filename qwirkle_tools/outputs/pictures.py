@@ -58,13 +58,14 @@ def board_view(history: History, turn: int | None = None, analysis: Analysis | N
     """The board after ``turn`` turns (default: the end), its last move, the
     missed Qwirkle of that turn as ghosts (from ``analysis`` when given, else
     from the record's annotation), and the cells completing the lines of
-    five it left open (:func:`~qwirkle_tools.analysis.analyse.open_five_risks`), each
+    five it left open (:func:`~qwirkle_tools.analysis.fives.open_five_risks`), each
     as the missing tile on its cell.
 
     Raises:
         BoardUnknown: ``turn`` is out of range, or the board is not known there.
     """
-    from ..analysis.analyse import open_five_risks, open_fives, recorded_missed_qwirkle
+    from ..analysis.analyse import recorded_missed_qwirkle
+    from ..analysis.fives import open_five_risks, open_fives
 
     count = len(history.turns)
     n = count if turn is None else turn
@@ -246,23 +247,10 @@ def board_figure(
     from matplotlib.figure import Figure
     from matplotlib.patches import Circle, FancyBboxPatch, Polygon
 
-    cells: list[tuple[int, int, int]] = [(x, y, t) for (x, y), t in board.items()]
-    ghost_cells = [(p.x, p.y, int(p.tile)) for p in ghosts]
-    ring_cells = [(p.x, p.y, int(p.tile)) for p in open_cells]
-    everything = cells + ghost_cells + ring_cells
-    columns, cut_x = _axis(c[0] for c in everything) if everything else ([0], False)
-    lines, cut_y = _axis(c[1] for c in everything) if everything else ([0], False)
-    # drawing positions: the coordinates themselves, unless gaps or a cut close them up
-    first_x, first_y = columns[0] or 0, lines[0] or 0
-    at_x = {x: first_x + i for i, x in enumerate(columns) if x is not None}
-    at_y = {y: first_y + i for i, y in enumerate(lines) if y is not None}
-    hidden = not_shown(((x, y) for x, y, _ in everything), columns, lines) if cut_x or cut_y else 0
-    cells = [(at_x[x], at_y[y], t) for x, y, t in cells if x in at_x and y in at_y]
-    marked = {(at_x[p.x], at_y[p.y]) for p in last if p.x in at_x and p.y in at_y}
-    ghost_cells = [(at_x[x], at_y[y], t) for x, y, t in ghost_cells if x in at_x and y in at_y]
-    ring_cells = [(at_x[x], at_y[y], t) for x, y, t in ring_cells if x in at_x and y in at_y]
-    min_x, max_x, min_y, max_y = first_x, first_x + len(columns) - 1, first_y, first_y + len(lines) - 1
-    cols, rows = len(columns), len(lines)
+    layout = _layout(board, last, ghosts, open_cells)
+    cells, marked, ghost_cells, ring_cells = layout.cells, layout.marked, layout.ghosts, layout.rings
+    min_x, max_x, min_y, max_y = layout.bounds
+    cols, rows = len(layout.columns), len(layout.lines)
     size = min(_CELL, _MOST / max(cols, rows))  # a cell's inches: a wide board is drawn smaller, not huge
     if ax is None:
         fig = Figure(figsize=(max(4.0, cols * size + 1.2), max(3.0, rows * size + 1.2)))
@@ -305,24 +293,77 @@ def board_figure(
     ax.set_xlim(min_x - 0.6, max_x + 0.6)
     ax.set_ylim(max_y + 0.6, min_y - 0.6)  # y grows downward
     ax.set_aspect("equal")
+    _label(ax, layout, size, title)
+    with warnings.catch_warnings():  # a glyph missing from the font (a name's emoji): not the user's terminal's business
+        warnings.simplefilter("ignore")
+        fig.tight_layout()
+    return fig
+
+
+Cell = tuple[int, int, int]
+"""A tile at a drawing position: x, y, tile."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    """Where a board picture draws: the coordinates shown along each axis
+    (``None``: a gap), whether each was cut, how many tiles are not drawn,
+    and the tiles, the last move's cells, the ghosts and the ringed cells at
+    their drawing positions (the coordinates themselves, unless gaps or a cut close them up)."""
+
+    columns: list[int | None]
+    lines: list[int | None]
+    cut: tuple[bool, bool]
+    hidden: int
+    cells: list[Cell]
+    marked: set[tuple[int, int]]
+    ghosts: list[Cell]
+    rings: list[Cell]
+
+    @property
+    def bounds(self) -> tuple[int, int, int, int]:
+        """The drawing positions' least and greatest x, then y."""
+        first_x, first_y = self.columns[0] or 0, self.lines[0] or 0
+        return first_x, first_x + len(self.columns) - 1, first_y, first_y + len(self.lines) - 1
+
+
+def _layout(board: Board, last: Sequence[Placement], ghosts: Sequence[Placement], open_cells: Sequence[Placement]) -> _Layout:
+    cells: list[Cell] = [(x, y, t) for (x, y), t in board.items()]
+    ghost_cells = [(p.x, p.y, int(p.tile)) for p in ghosts]
+    ring_cells = [(p.x, p.y, int(p.tile)) for p in open_cells]
+    everything = cells + ghost_cells + ring_cells
+    origin: tuple[list[int | None], bool] = ([0], False)  # an empty board: the one cell (0, 0)
+    columns, cut_x = _axis(c[0] for c in everything) if everything else origin
+    lines, cut_y = _axis(c[1] for c in everything) if everything else origin
+    first_x, first_y = columns[0] or 0, lines[0] or 0
+    at_x = {x: first_x + i for i, x in enumerate(columns) if x is not None}
+    at_y = {y: first_y + i for i, y in enumerate(lines) if y is not None}
+    hidden = not_shown(((x, y) for x, y, _ in everything), columns, lines) if cut_x or cut_y else 0
+
+    def placed(found: list[Cell]) -> list[Cell]:
+        return [(at_x[x], at_y[y], t) for x, y, t in found if x in at_x and y in at_y]
+
+    marked = {(at_x[p.x], at_y[p.y]) for p in last if p.x in at_x and p.y in at_y}
+    return _Layout(columns, lines, (cut_x, cut_y), hidden, placed(cells), marked, placed(ghost_cells), placed(ring_cells))
+
+
+def _label(ax: Any, layout: _Layout, size: float, title: str | None) -> None:
+    """The coordinates on the edges (``...`` for a gap or a cut), the note of the tiles not drawn, the title."""
+    min_x, max_x, min_y, max_y = layout.bounds
     ax.set_xticks(range(min_x, max_x + 1))
     ax.set_yticks(range(min_y, max_y + 1))
-    if None in columns or cut_x:
-        ax.set_xticklabels(["..." if x is None else str(x) for x in columns])
-    if None in lines or cut_y:
-        ax.set_yticklabels(["..." if y is None else str(y) for y in lines])
+    if None in layout.columns or layout.cut[0]:
+        ax.set_xticklabels(["..." if x is None else str(x) for x in layout.columns])
+    if None in layout.lines or layout.cut[1]:
+        ax.set_yticklabels(["..." if y is None else str(y) for y in layout.lines])
     # labels shrink with the cells (72 points an inch), and stand on end when the cells are narrow
     ax.tick_params(labelsize=min(7.0, size * 72 * 0.5), length=0, top=True, labeltop=True, bottom=False,
                    labelbottom=False)
     if size < _CELL:
         ax.tick_params(axis="x", labelrotation=90)
-    if hidden:
-        ax.set_xlabel(cut_note(hidden), fontsize=8)
+    if layout.hidden:
+        ax.set_xlabel(cut_note(layout.hidden), fontsize=8)
     for spine in ax.spines.values():
         spine.set_visible(False)
     if title:  # a title may hold a file name: one clean line, taken literally
         ax.set_title(one_line(title), fontsize=10, parse_math=False)
-    with warnings.catch_warnings():  # a glyph missing from the font (a name's emoji): not the user's terminal's business
-        warnings.simplefilter("ignore")
-        fig.tight_layout()
-    return fig

@@ -5,9 +5,11 @@
 the page's script and style (``qwirkle_tools/web/``, package data) inline,
 and the game embedded once as JSON. Everything the page shows that needs the
 rules is worked out here, by the engine, and embedded: the board changes of
-each turn, the scores, each turn's findings and analysis, and the tiles the
-player to move has not seen (:meth:`~qwirkle_tools.play.engine.GameState.unseen`).
-The script only draws and steps; it knows no rule.
+each turn, the scores, each turn's findings and analysis, the tiles the
+player to move has not seen (:meth:`~qwirkle_tools.play.engine.GameState.unseen`),
+the sole leader after each turn and whether each claimed score differs from
+the computed one. The script only draws and steps; it knows no rule, and no
+tile encoding either: each tile comes with its colour and shape index.
 
 The page fetches nothing: no network, no font, no file. Its
 Content-Security-Policy (``default-src 'none'``, the one script and the one
@@ -36,13 +38,13 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from ..analysis.analyse import Analysis, analyse, flag_details
+from ..analysis.analyse import Analysis, TurnAnalysis, analyse, flag_details
 from ..analysis.rescore import Rescoring, rescore
 from ..core.board import key_cell
 from ..core.safetext import json_text, one_line
-from ..core.tiles import SHAPES, TILES
+from ..core.tiles import COLOURS, SHAPES, TILES, tile
 from ..formats.jsontext import JSON
-from ..play.engine import GameState, History
+from ..play.engine import GameState, History, sole_leader
 from .charts import PALETTE, ticks
 from .pictures import COLOUR_HEX, TILE_FACE, _axis, _shape, cut_note, not_shown
 
@@ -108,97 +110,27 @@ def page_data(history: History, analysis: Analysis, title: str = "", rescoring: 
 
     ``states[n]`` is the game after ``n`` turns: the board changes from the
     state before (``add``: ``[tile, x, y]``, ``del``: ``[x, y]``), whether the
-    board is known, the bag, each seat's known rack and size, and the unseen
+    board is known, the bag, each seat's known rack and size, the sole leader
+    (:func:`~qwirkle_tools.play.engine.sole_leader`; ``None`` on a tie for the top), and the unseen
     count of each of the 36 tiles from the point of view of the player of turn
     ``n + 1`` (not on the board, not in the rack that turn records or the
     replay implies; after the last turn: of nobody, the tiles not on the board),
     and, when the board is too wide to draw whole, ``cut``: a note saying how
     many of its tiles the page does not draw (:func:`~qwirkle_tools.outputs.pictures.cut_note`);
     ``turns[n - 1]`` is turn ``n``: its player, move, claimed and computed
-    score, totals, findings, analysis, ghost tiles and gift line.
+    score and whether they differ, totals, findings, analysis, ghost tiles and gift line.
+    A tile is its number: ``colour_of`` and ``shape_of`` give the index of its
+    colour (in ``colours``, the hex fills) and its shape (in ``shapes``, the
+    names of the page's symbols), and ``grid`` is the tile tracker, a row per colour.
     """
     record = history.record
     n_players = len(record.players)
-    if rescoring is None:
-        rescoring = rescore(history)
-    by_turn = {t.turn: t for t in analysis.turns}
     if history.results and history.results[-1].state is None:
         raise ValueError("the page needs a history with a state after every turn (replay with positions=True)")
     if len(history.results) != len(history.turns):
         raise ValueError("the page needs a record whose every turn could be read")
     states: list[GameState] = [history.state(n) for n in range(len(history.turns) + 1)]
-
-    everything: set[int] = set()
-    for s in states:
-        everything.update(s.board.cells)
-    for judged in analysis.turns:
-        if judged.missed_qwirkle is not None:
-            everything.update(p.key for p in judged.missed_qwirkle.tiles)
-    cols, cut_x = _axis(key_cell(k)[0] for k in everything) if everything else ([], False)
-    rows, cut_y = _axis(key_cell(k)[1] for k in everything) if everything else ([], False)
-
-    out_states: list[dict[str, Any]] = []
-    before: dict[int, int] = {}
-    for n, s in enumerate(states):
-        s = _as_the_mover_knows(history, n, s)  # the tracker and the racks as seen by the mover
-        cells = _cells(s)
-        added = sorted(k for k, t in cells.items() if before.get(k) != t)
-        removed = sorted(k for k in before if k not in cells)
-        turn = history.turns[n] if n < len(history.turns) else None
-        pov = turn.player if turn is not None else -1
-        known = s.board_known
-        hidden = not_shown(map(key_cell, cells), cols, rows) if cut_x or cut_y else 0
-        out_states.append({
-            "known": known,
-            "add": _placed(cells, added),
-            "del": [list(key_cell(k)) for k in removed],
-            "bag": s.bag,
-            "ended": s.ended,
-            "pov": pov if 0 <= pov < n_players else -1,
-            "unseen": list(s.unseen(pov)) if known else None,
-            "racks": [[list(s.known[p]) if p < len(s.known) else [],
-                       s.rack_sizes[p] if p < len(s.rack_sizes) else None] for p in range(n_players)],
-            **({"cut": cut_note(hidden)} if hidden else {}),  # what the page cannot draw, said on it
-        })
-        before = cells
-
-    turns: list[dict[str, Any]] = []
-    for result, row in zip(history.results, rescoring.rows):
-        turn = result.turn
-        assert turn is not None
-        ta = by_turn.get(result.index + 1)
-        entry: dict[str, Any] = {
-            "p": turn.player,
-            "a": turn.action,
-            "text": row.tiles,
-            "claim": row.claimed,
-            "calc": row.computed,
-            "tot": list(result.totals[:n_players]),
-            "q": result.qwirkles,
-            "f": [[f.code, f.severity, f.message] for f in result.findings],
-            "comment": turn.comment,
-        }
-        if row.breakdown:
-            entry["score"] = row.breakdown
-        if ta is not None:
-            entry["fl"] = [list(fd) for fd in flag_details(ta)]
-            entry["an"] = {
-                "rack": ta.rack, "lost": ta.points_lost, "best": ta.best_score, "rank": ta.rank,
-                "moves": ta.moves, "note": ta.note,
-            }
-            if ta.missed_qwirkle is not None:
-                entry["ghost"] = [[int(p.tile), p.x, p.y] for p in ta.missed_qwirkle.tiles]
-            if ta.gift is not None:
-                entry["gift"] = {"line": [list(c) for c in ta.gift.line], "missing": str(ta.gift.missing),
-                                 "by": ta.gift.completed_at}
-        turns.append(entry)
-
-    summary = []
-    for player in analysis.players:
-        acc = player.accuracy
-        summary.append({"accuracy": None if acc is None else round(acc, 4), "analysed": player.analysed_turns,
-                        "lost": player.points_lost, "made": player.qwirkles_made, "missed": player.qwirkles_missed,
-                        "gifts": player.gifts_given})
+    cols, rows, cut = _extent(states, analysis)
     show_board = len(states) == 1 or len(states[0].board) > 0 or any(s.board_known for s in states[1:])
     # the chart's axes: a few round values whatever the range (a sheet's totals may reach 10^9)
     top = max([10, *history.initial.scores[:n_players], *(v for r in history.results for v in r.totals[:n_players])])
@@ -210,7 +142,11 @@ def page_data(history: History, analysis: Analysis, title: str = "", rescoring: 
         "meta": [[str(k), _meta(v)] for k, v in record.meta.items()],
         "tiles": [str(t) for t in TILES],
         "short": [t.short for t in TILES],
+        "colour_of": [COLOURS.index(t.colour) for t in TILES],
+        "shape_of": [SHAPES.index(t.shape) for t in TILES],
         "colours": list(COLOUR_HEX),
+        "shapes": list(SHAPES),
+        "grid": [[int(tile(c, s)) for s in SHAPES] for c in COLOURS],
         "palette": list(PALETTE),
         "cols": cols,
         "rows": rows,
@@ -218,14 +154,118 @@ def page_data(history: History, analysis: Analysis, title: str = "", rescoring: 
         "scores0": list(history.initial.scores[:n_players]),
         "yticks": ticks(top, 6),
         "xticks": [n for n in ticks(last, 12) if n <= last],
-        "states": out_states,
-        "turns": turns,
+        "states": _state_entries(history, states, cols, rows, cut),
+        "turns": _turn_entries(history, analysis, rescore(history) if rescoring is None else rescoring),
         "lead": [[c.turn, c.leader] for c in history.lead_changes()],
-        "summary": summary,
+        "summary": _summary(analysis),
         "notes": list(analysis.notes),
         "findings": [[f.code, f.severity, f.message] for f in history.findings if f.turn is None],
         "end": record.result.end if record.result is not None else None,
     }
+
+
+Axis = list[int | None]
+
+
+def _extent(states: list[GameState], analysis: Analysis) -> tuple[Axis, Axis, bool]:
+    """The columns and rows the page draws (:func:`~qwirkle_tools.outputs.pictures._axis`: long
+    empty runs closed up), for every tile of the game and every missed Qwirkle's ghost; and
+    whether either had to be cut."""
+    everything: set[int] = set()
+    for s in states:
+        everything.update(s.board.cells)
+    for judged in analysis.turns:
+        if judged.missed_qwirkle is not None:
+            everything.update(p.key for p in judged.missed_qwirkle.tiles)
+    cols, cut_x = _axis(key_cell(k)[0] for k in everything) if everything else ([], False)
+    rows, cut_y = _axis(key_cell(k)[1] for k in everything) if everything else ([], False)
+    return cols, rows, cut_x or cut_y
+
+
+def _state_entries(history: History, states: list[GameState], cols: Axis, rows: Axis, cut: bool) -> list[dict[str, Any]]:
+    """``states[n]`` of :func:`page_data`, for every ``n``."""
+    n_players = len(history.record.players)
+    totals = [history.initial.scores, *(r.totals for r in history.results)]
+    out: list[dict[str, Any]] = []
+    before: dict[int, int] = {}
+    for n, s in enumerate(states):
+        s = _as_the_mover_knows(history, n, s)  # the tracker and the racks as seen by the mover
+        cells = _cells(s)
+        added = sorted(k for k, t in cells.items() if before.get(k) != t)
+        removed = sorted(k for k in before if k not in cells)
+        turn = history.turns[n] if n < len(history.turns) else None
+        pov = turn.player if turn is not None else -1
+        known = s.board_known
+        hidden = not_shown(map(key_cell, cells), cols, rows) if cut else 0
+        out.append({
+            "known": known,
+            "add": _placed(cells, added),
+            "del": [list(key_cell(k)) for k in removed],
+            "bag": s.bag,
+            "ended": s.ended,
+            "pov": pov if 0 <= pov < n_players else -1,
+            "leader": sole_leader(totals[n][:n_players]),
+            "unseen": list(s.unseen(pov)) if known else None,
+            "racks": [[list(s.known[p]) if p < len(s.known) else [],
+                       s.rack_sizes[p] if p < len(s.rack_sizes) else None] for p in range(n_players)],
+            **({"cut": cut_note(hidden)} if hidden else {}),  # what the page cannot draw, said on it
+        })
+        before = cells
+    return out
+
+
+def _turn_entries(history: History, analysis: Analysis, rescoring: Rescoring) -> list[dict[str, Any]]:
+    """``turns`` of :func:`page_data`: turn ``n`` at ``n - 1``."""
+    n_players = len(history.record.players)
+    by_turn = {t.turn: t for t in analysis.turns}
+    out: list[dict[str, Any]] = []
+    for result, row in zip(history.results, rescoring.rows):
+        turn = result.turn
+        assert turn is not None
+        entry: dict[str, Any] = {
+            "p": turn.player,
+            "a": turn.action,
+            "text": row.tiles,
+            "claim": row.claimed,
+            "calc": row.computed,
+            "differs": row.differs,
+            "tot": list(result.totals[:n_players]),
+            "q": result.qwirkles,
+            "f": [[f.code, f.severity, f.message] for f in result.findings],
+            "comment": turn.comment,
+        }
+        if row.breakdown:
+            entry["score"] = row.breakdown
+        judged = by_turn.get(result.index + 1)
+        if judged is not None:
+            entry.update(_judged(judged))
+        out.append(entry)
+    return out
+
+
+def _judged(ta: TurnAnalysis) -> dict[str, Any]:
+    """What the analysis says of a turn, for its entry in ``turns``."""
+    entry: dict[str, Any] = {
+        "fl": [list(fd) for fd in flag_details(ta)],
+        "an": {"rack": ta.rack, "lost": ta.points_lost, "best": ta.best_score, "rank": ta.rank, "moves": ta.moves,
+               "note": ta.note},
+    }
+    if ta.missed_qwirkle is not None:
+        entry["ghost"] = [[int(p.tile), p.x, p.y] for p in ta.missed_qwirkle.tiles]
+    if ta.gift is not None:
+        entry["gift"] = {"line": [list(c) for c in ta.gift.line], "missing": str(ta.gift.missing), "by": ta.gift.completed_at}
+    return entry
+
+
+def _summary(analysis: Analysis) -> list[dict[str, Any]]:
+    """Each player's whole-game figures from the analysis."""
+    out = []
+    for player in analysis.players:
+        acc = player.accuracy
+        out.append({"accuracy": None if acc is None else round(acc, 4), "analysed": player.analysed_turns,
+                    "lost": player.points_lost, "made": player.qwirkles_made, "missed": player.qwirkles_missed,
+                    "gifts": player.gifts_given})
+    return out
 
 
 def _shape_defs() -> str:

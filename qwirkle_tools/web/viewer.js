@@ -1,7 +1,7 @@
-// qwirkle view: steps through one game embedded as JSON (see qwirkle_tools/viewer.py).
+// qwirkle view: steps through one game embedded as JSON (see qwirkle_tools/outputs/viewer.py).
 // It draws and steps, nothing more: every rule-dependent fact (board changes, scores,
-// findings, analysis, unseen tiles) was worked out by the Python engine and is read
-// from the data. Record text is only ever set as textContent, never parsed as HTML.
+// findings, analysis, unseen tiles, the leader, a claim that differs) and every tile's
+// colour and shape were worked out by the Python side and are read from the data. Record text is only ever set as textContent, never parsed as HTML.
 (function () {
   "use strict";
 
@@ -62,8 +62,8 @@
       face.setAttribute("stroke-width", "0.07");
     }
     g.appendChild(face);
-    const shape = svg("use", { href: "#shape-" + game.tiles[t].split("-")[1], x: -0.5, y: -0.5, width: 1, height: 1 });
-    shape.setAttribute("fill", game.colours[Math.floor(t / 6)]);
+    const shape = svg("use", { href: "#shape-" + game.shapes[game.shape_of[t]], x: -0.5, y: -0.5, width: 1, height: 1 });
+    shape.setAttribute("fill", game.colours[game.colour_of[t]]);
     if (o.ghost) shape.setAttribute("fill-opacity", "0.45");
     g.appendChild(shape);
     return g;
@@ -361,15 +361,13 @@
 
   function drawPlayers(n) {
     const totals = n === 0 ? game.scores0 : turns[n - 1].tot;
-    const best = Math.max(...totals);
-    const leaders = totals.filter((v) => v === best).length;
     const state = states[n];
     playerParts.forEach((part, p) => {
       const v = totals[p] || 0;
       part.score.textContent = String(v);
       part.score.setAttribute("data-score", v);
       part.card.classList.toggle("to-move", state.pov === p && !state.ended);
-      part.card.classList.toggle("leader", v === best && leaders === 1);
+      part.card.classList.toggle("leader", state.leader === p);
       clear(part.rack);
       part.rack.appendChild(el("span", { class: "rack-label" }, "rack"));
       const [known, size] = state.racks[p];
@@ -386,15 +384,14 @@
   const trackerCells = [];
   {
     const table = document.getElementById("tracker");
-    for (let c = 0; c < 6; c++) {
+    for (const row of game.grid) { // a row per colour, a column per shape: the tile numbers come laid out
       const tr = el("tr");
-      for (let s = 0; s < 6; s++) {
-        const t = c * 6 + s;
+      for (const t of row) {
         const td = el("td", { "data-unseen": game.tiles[t], title: game.tiles[t] });
         const icon = miniTile(t);
         const count = el("span");
         tr.appendChild(td);
-        trackerCells.push({ td, icon, count });
+        trackerCells.push({ t, td, icon, count });
       }
       table.appendChild(tr);
     }
@@ -411,7 +408,7 @@
       const who = state.pov >= 0 ? "by " + playerName(state.pov) + " (to move)" : "by anyone (not on the board)";
       note.textContent = "Unseen " + who + ": " + plural(total, "tile") + "; " + bag + ".";
     }
-    trackerCells.forEach(({ td, icon, count }, t) => {
+    for (const { t, td, icon, count } of trackerCells) {
       clear(td);
       td.appendChild(icon);
       const v = state.unseen ? state.unseen[t] : null;
@@ -419,7 +416,7 @@
       td.appendChild(count);
       td.className = v === null ? "unknown" : v === 0 ? "none" : "";
       td.title = game.tiles[t] + ": " + (v === null ? "unknown" : v + " unseen");
-    });
+    }
   }
 
   const movesTable = document.getElementById("moves");
@@ -458,9 +455,8 @@
       else if (t.a === "place") move += " (tiles not recorded)";
       tr.appendChild(el("td", { class: "move" }, move));
       tr.appendChild(el("td", { class: "num" }, t.claim === null ? "" : t.claim));
-      const differs = t.claim !== null && t.calc !== null && t.claim !== t.calc;
-      const calc = el("td", { class: "num" + (differs ? " differs" : ""), title: t.score || "" },
-        t.calc === null ? "" : t.calc + (differs ? " !" : ""));
+      const calc = el("td", { class: "num" + (t.differs ? " differs" : ""), title: t.score || "" },
+        t.calc === null ? "" : t.calc + (t.differs ? " !" : ""));
       tr.appendChild(calc);
       tr.appendChild(el("td", { class: "num" }, t.tot.join(" · ")));
       body.appendChild(tr);

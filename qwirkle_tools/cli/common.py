@@ -1,0 +1,237 @@
+"""The ``qwirkle`` command's shared parts: the Typer :data:`app` the
+commands register on (each command module of :mod:`qwirkle_tools.cli`
+decorates its functions with :func:`command`), the exit codes, and the
+helpers every command uses to print, fail and write.
+
+Each command parses its options, calls the library, prints, and maps
+library errors to a message and an exit code:
+
+* 0: done, and every record checked is valid;
+* 1: a record has an error (a finding of severity ``error``);
+* 2: the command could not run (no such file, unreadable input, bad
+  option, an output it must not overwrite);
+* 3: an internal error (a bug), reported in one line.
+
+:mod:`qwirkle_tools.cli.app` imports the command modules, so that the app
+there has every command, in the order of ``qwirkle --help``.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, NoReturn, TypeVar
+
+import typer
+
+from ..core.errors import QwirkleError
+from ..core.safetext import one_line
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from ..formats.jsontext import JSON
+    from ..formats.record import Record
+    from .progress import Progress
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 3
+
+app = typer.Typer(
+    name="qwirkle",
+    help="Check, re-score and study recorded games of Qwirkle.",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+class Format(str, enum.Enum):
+    text = "text"
+    json = "json"
+
+
+class Engine(str, enum.Enum):
+    greedy = "greedy"
+    lookahead = "lookahead"
+
+
+def _fail(message: str) -> NoReturn:
+    typer.echo(f"qwirkle: {one_line(message)}", err=True)
+    raise typer.Exit(EXIT_USAGE)
+
+
+def _out(line: str) -> None:
+    _emit(line + "\n")
+
+
+def _emit(text: str) -> None:
+    """Write to standard output; what the system refuses there (a full disk)
+    is an :class:`~qwirkle_tools.formats.fileio.OutputError` saying so (a closed pipe
+    is left to the launcher, which ends quietly)."""
+    try:
+        sys.stdout.write(text)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        from ..formats.fileio import cannot_write
+
+        silence_stdout()  # what is left must not fail again at exit
+        raise cannot_write("standard output", exc) from None
+
+
+def _wrote(path: Path) -> None:
+    """Say that ``path`` was written, relative to here when it is below here."""
+    shown = os.path.relpath(path)
+    typer.echo(f"wrote {one_line(str(path) if shown.startswith('..') else shown)}", err=True)
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def command(fn: F) -> F:
+    """An app command whose library errors become a message and an exit code:
+    every :class:`~qwirkle_tools.core.errors.QwirkleError` (details first, then
+    ``qwirkle: MESSAGE``, exit code as the error says), and any other
+    :class:`OSError`, which is the system's refusal, not a bug (one line, exit 2)."""
+
+    @functools.wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except QwirkleError as exc:
+            for line in exc.details:
+                typer.echo(one_line(line), err=True)
+            typer.echo(f"qwirkle: {one_line(str(exc))}", err=True)
+            raise typer.Exit(exc.exit_code) from None
+        except BrokenPipeError:
+            raise  # the reader went away (| head): the launcher ends quietly
+        except OSError as exc:  # the system refused, where no library call named the file
+            _fail(_refused(exc))
+
+    app.command()(run)
+    return fn
+
+
+def _refused(exc: OSError) -> str:
+    """The message for what the system refused, where no library call said
+    which output (those raise :class:`~qwirkle_tools.formats.fileio.OutputError`):
+    the file the error names, if any, and the system's reason."""
+    reason = exc.strerror or str(exc)
+    return f"{exc.filename}: {reason}" if exc.filename is not None else f"cannot go on: {reason}"
+
+
+def silence_stdout() -> None:
+    """Send what is left for standard output, which cannot take it, to the null device."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError):  # no file descriptor (a test's captured output)
+        pass
+
+
+DASK_HELP = ("Run on a Dask cluster: 'local' starts one on this machine (--jobs workers, default one per core), "
+             "tcp://HOST:PORT (or tls://HOST:PORT, certificates from Dask's configuration) uses a running "
+             "scheduler, which must be trusted (see the README). Every worker must see the input paths (a shared file "
+             "system) or get URLs (s3://, gs://: needs fsspec and its package for the scheme). "
+             "Needs pip install 'qwirkle-tools[dask]'.")
+PATHS_HELP = "Record files, folders, or .jsonl corpora (with --dask also fsspec URLs)."
+
+
+def _workers(dask: str | None, jobs: int) -> int | None:
+    """The worker processes of ``--dask local``: ``--jobs`` when given, else one per core."""
+    from ..corpus.runner import dask_workers
+
+    return dask_workers(dask, jobs)
+
+
+def _bar(total: int, progress: bool | None, label: str = "games") -> Progress:
+    """The progress bar on standard error, shown when asked, or by default when it is a terminal."""
+    from .progress import Progress
+
+    return Progress(total, sys.stderr, sys.stderr.isatty() if progress is None else progress, label=label)
+
+
+
+
+def _target(output: Path | None, file: Path | None, in_place: bool | None, force: bool) -> Path | None:
+    """Where to write, once it is safe (see :func:`qwirkle_tools.formats.fileio.check_output`);
+    ``in_place`` is ``None`` for a command that has no ``--in-place``."""
+    from ..formats.fileio import check_output
+
+    if in_place:
+        if file is None or (output is not None and output != file):
+            _fail("give either --in-place or --output, not both")
+        output = file
+    if output is None:
+        return None
+    return check_output(output, [file] if file is not None else [], force=force, in_place=bool(in_place),
+                        hint="" if in_place is None else " (use --in-place)")
+
+
+class _RecordOut(NamedTuple):
+    path: Path  # resolved, to write
+    form: str  # .json, .jsonl or .qgn
+    shown: str  # as the user named it, for messages
+
+
+def _record_target(output: Path | None, file: Path, in_place: bool, force: bool,
+                   analysis: bool = False) -> _RecordOut | None:
+    """Where to write a record (see :func:`_target`) and in which form: the
+    one the output's name asks for, or with ``in_place`` the one FILE was
+    read in (see :func:`qwirkle_tools.outputs.convert.output_form`)."""
+    from ..outputs.convert import output_form
+
+    target = _target(output, file, in_place, force)
+    if target is None:
+        return None
+    named = file if in_place or output is None else output
+    return _RecordOut(target, output_form(named, file if in_place else None, analysis), str(named))
+
+
+def _record_text(record: Record | Mapping[str, JSON], out: _RecordOut) -> str:
+    """The record's text in the form :func:`_record_target` chose."""
+    from ..outputs.convert import written
+
+    return written([record], out.form, name=out.shown).text
+
+
+def _write(target: Path, text: str | bytes, replace: bool) -> None:
+    """Write atomically; without ``replace`` the name is created exclusively."""
+    from ..formats.fileio import write_atomic
+
+    try:
+        write_atomic(target, text, replace)
+    except (OSError, RecursionError, ValueError) as exc:
+        _fail(f"{target}: cannot write: {getattr(exc, 'strerror', None) or exc}")
+    _wrote(target)
+
+
+PLAYER_HELP = ("A player: a policy (greedy, random, lookahead), a Python function module:function or "
+               "path/to/file.py:function (given the seat's view, it returns a move), or an outside program "
+               "cmd:'COMMAND ARGS' speaking the Qwirkle bot protocol (docs/bots.md).")
+
+
+@app.callback(invoke_without_command=True)
+def _main(
+    version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,
+) -> None:
+    if version:
+        from ..version import __version__
+
+        try:
+            _out(f"qwirkle-tools {__version__}")
+        except QwirkleError as exc:  # (no command's wrapper here)
+            _fail(str(exc))
+        raise typer.Exit(0)
+
+
+__all__ = ["DASK_HELP", "EXIT_BUG", "EXIT_FINDINGS", "EXIT_OK", "EXIT_USAGE", "PATHS_HELP", "PLAYER_HELP", "Engine", "Format",
+           "_bar", "_emit", "_fail", "_out", "_record_target", "_record_text", "_refused", "_target", "_workers", "_write",
+           "_wrote", "app", "command", "silence_stdout"]

@@ -1,0 +1,121 @@
+"""The commands of bots: ``match`` (two players on paired deals) and
+``bot`` (a built-in player speaking the Qwirkle bot protocol)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..core.safetext import json_text
+from .common import PLAYER_HELP, Format, _fail, _out, _target, _workers, _wrote, command
+
+MATCH_DASK_HELP = ("Play the deals on a Dask cluster: 'local' starts one here (--jobs workers, default one per core), "
+                   "tcp://HOST:PORT (or tls://) uses a running scheduler, which must be trusted; the games are the same. "
+                   "A cmd: player runs on the workers: it must be there on each. Needs pip install 'qwirkle-tools[dask]'.")
+
+
+@command
+def match(
+    a: Annotated[str, typer.Argument(metavar="A", help=PLAYER_HELP, show_default=False)],
+    b: Annotated[str, typer.Argument(metavar="B", help="The other player, as A.", show_default=False)],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The games to write (.jsonl).", show_default=False)],
+    games: Annotated[int, typer.Option("--games", "-g", min=1, help="How many games (pairs of deals, seats swapped).")] = 100,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the deals: the same seed deals the same games.")] = 0,
+    movetime: Annotated[int, typer.Option("--movetime", min=1, metavar="MS",
+                                          help="Milliseconds a program has for a move (plus a 1 s grace).")] = 1_000,
+    sprt: Annotated[str | None, typer.Option("--sprt", metavar="ELO0,ELO1", help=(
+        "Stop as soon as the sequential test between the two Elo differences of A over B decides "
+        "(alpha = beta = 0.05)."))] = None,
+    memory: Annotated[int, typer.Option("--bot-memory", min=64, metavar="MB",
+                                        help="Memory limit of a program (cmd:) player, in MiB.")] = 2_048,
+    players: Annotated[int, typer.Option("--players", "-p", min=2, max=6, help=(
+        "Players per game: A against PLAYERS - 1 copies of B (C, D, ...), each deal played from every seat "
+        "rotation."))] = 2,
+    jobs: Annotated[int, typer.Option(
+        "--jobs", "-j", min=1, max=256, help="Processes to use; the games are the same for any number.")] = 1,
+    dask: Annotated[str | None, typer.Option("--dask", metavar="ADDRESS", help=MATCH_DASK_HELP)] = None,
+    format: Annotated[Format, typer.Option("--format", "-f", help="Output format of the summary.")] = Format.text,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite OUTPUT if it exists.")] = False,
+    progress: Annotated[bool | None, typer.Option(
+        "--progress/--no-progress", help="Show a progress bar (default: when stderr is a terminal).",
+        show_default=False)] = None,
+) -> None:
+    """Play a match between two players on paired deals and say who is stronger.
+
+    Games 2k and 2k+1 are dealt alike with the seats swapped. Every game is
+    written as a record (with the bots and the pair in its meta); a player
+    that answers late, crashes, prints garbage or plays an illegal move loses
+    that game by forfeit (the reason is in the record's result) and the match
+    goes on. A program's standard error goes to OUTPUT.A.log / OUTPUT.B.log.
+    Prints wins, draws, losses and forfeits, the score rate with its 95%
+    interval, the mean margin with its interval and the pair results.
+
+    Example:
+
+        qwirkle match lookahead greedy --games 200 --seed 1 -o match.jsonl
+    """
+    from ..bots.match import Match, Sprt, Tally, format_summary, run_games
+    from ..formats.fileio import AtomicFile
+    from ..outputs.convert import output_form
+    from .progress import Progress
+
+    test = None
+    if sprt is not None:
+        try:
+            test = Sprt.parse(sprt)
+        except ValueError as exc:
+            _fail(f"--sprt: {exc}")
+        if players != 2:
+            _fail(f"--sprt: the sequential test is for two players, not --players {players}")
+    if output_form(output) != ".jsonl":
+        _fail(f"{output}: a match writes its games one record a line: give a .jsonl file")
+    target = _target(output, None, None, force)
+    assert target is not None
+    settings = Match(a, b, games, seed, movetime, memory, logs=str(target), others=(b,) * (players - 2))
+    bar = Progress(games, sys.stderr, sys.stderr.isatty() if progress is None else progress)
+    tally = Tally()  # the summary, folded as the games come
+    try:
+        with AtomicFile(target, replace=force) as out, out.open() as handle:
+            for game in run_games(settings, jobs, test, dask, _workers(dask, jobs)):
+                handle.write(game.line)
+                tally.add(game)
+                bar.update(1, 1)
+    except OSError as exc:
+        _fail(f"{target}: cannot write: {exc.strerror or exc}")
+    finally:
+        bar.close()
+    _wrote(target)
+    summary = tally.summary(test)
+    _out(json_text(summary.to_data()) if format is Format.json else format_summary(summary, test))
+
+
+@command
+def bot(
+    policy: Annotated[str, typer.Option("--policy", help="The built-in player to be: greedy, random or lookahead.")]
+    = "greedy",
+) -> None:
+    """Be a bot: answer a referee in the Qwirkle bot protocol on standard input and output.
+
+    The toolkit's players can so play under any referee that speaks QBP
+    (docs/bots.md), this one included.
+
+    Example:
+
+        qwirkle match cmd:'qwirkle bot --policy lookahead' greedy --games 10 -o match.jsonl
+    """
+    from ..bots.qbp import serve
+    from ..play.policies import policy as find
+
+    try:
+        choose = find(policy)
+    except ValueError as exc:
+        _fail(f"--policy: {exc}")
+
+    def say(line: str) -> None:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
+    serve(choose, sys.stdin, say, f"qwirkle-tools {policy}")

@@ -1,0 +1,210 @@
+"""The commands that study one game: ``annotate`` (best moves and points
+lost), ``board`` and ``chart`` (pictures), ``view`` (a page to step
+through) and ``report`` (all of them in a folder)."""
+
+from __future__ import annotations
+
+import enum
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from ..core.safetext import json_text
+from .common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    Engine,
+    Format,
+    _fail,
+    _out,
+    _record_target,
+    _record_text,
+    _target,
+    _write,
+    _wrote,
+    command,
+)
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+
+@command
+def annotate(
+    file: Annotated[Path, typer.Argument(help="A record file (.json, .qgn, or a .csv score sheet).", show_default=False)],
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the annotated record here.")] = None,
+    in_place: Annotated[bool, typer.Option("--in-place", help="Annotate FILE itself (written atomically).")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite OUTPUT if it exists.")] = False,
+    format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.text,
+    engine: Annotated[Engine, typer.Option("--engine", "-e", help=(
+        "greedy: judge by this turn's score (fast); lookahead: also by score less the next player's expected "
+        "best reply (see the README).")) ] = Engine.greedy,
+) -> None:
+    """Analyse a game: best moves, points lost, missed Qwirkles, open fives, Qwirkle gifts.
+
+    Prints a summary per player and the flagged turns; with -o, writes the
+    record with the analysis in each turn's "analysis" field and a summary in
+    the record's. Human comments are never touched; annotating twice gives
+    the same file.
+
+    Example:
+
+        qwirkle annotate sample_games/complete-2p.json --engine lookahead -o annotated.json
+    """
+    from ..analysis.analyse import analyse, analysis_data, annotated, summary_text
+    from ..formats.sources import read_record
+    from ..play.engine import replay
+
+    where = _record_target(output, file, in_place, force, analysis=True)  # (never a .qgn: before the work)
+    history = replay(read_record(file))
+    analysis = analyse(history, "lookahead" if engine is Engine.lookahead else "greedy")
+    text = None if where is None else _record_text(annotated(history, analysis), where)
+    if format is Format.json:
+        _out(json_text(analysis_data(analysis), indent=2))
+    else:
+        _out(summary_text(analysis))
+    if where is not None and text is not None:
+        _write(where.path, text, force or in_place)
+
+
+def _save_figure(fig: Figure, target: Path, replace: bool) -> None:
+    from ..outputs.charts import save
+
+    if target.suffix.lower() not in (".png", ".svg"):
+        _fail(f"{target}: give a .png or .svg file")
+    try:
+        save(fig, target, replace)
+    except OSError as exc:
+        _fail(f"{target}: cannot write: {exc.strerror or exc}")
+    _wrote(target)
+
+
+@command
+def board(
+    file: Annotated[Path, typer.Argument(help="A record file (.json, .qgn, or a .csv score sheet).", show_default=False)],
+    turn: Annotated[int | None, typer.Option("--turn", "-t", help="The board after this turn (default: the end).")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Draw to a .png or .svg file.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite OUTPUT if it exists.")] = False,
+    colour: Annotated[bool, typer.Option("--colour/--no-colour", help="Colour the text diagram.")] = True,
+) -> None:
+    """Show the board after a turn: a picture with -o, else a text diagram.
+
+    The last move is outlined; where the record is annotated, a missed
+    Qwirkle on that turn is drawn as faint ghost tiles; the cells where a
+    line of five it left open would become a Qwirkle are ringed in red. The text diagram is
+    coloured on a terminal (not when piped, or with NO_COLOR set).
+
+    Example:
+
+        qwirkle board sample_games/complete-2p.json --turn 20 -o board.png
+    """
+    from ..formats.sources import read_record
+    from ..outputs.pictures import board_figure, board_text, board_view
+    from ..play.engine import replay
+
+    target = _target(output, file, None, force)
+    view = board_view(replay(read_record(file)), turn)
+    if target is None:
+        use_colour = colour and sys.stdout.isatty() and "NO_COLOR" not in os.environ
+        _out(board_text(view.board, view.last, colour=use_colour))
+        return
+    title = f"{file.name}: board after turn {view.turns_played}" + (" (ghosts: a missed Qwirkle)" if view.ghosts else "")
+    title += " (red rings: open fives)" if view.open_cells else ""
+    _save_figure(board_figure(view.board, view.last, view.ghosts, title=title, open_cells=view.open_cells), target, force)
+
+
+class Kind(str, enum.Enum):
+    progression = "progression"
+    lead = "lead"
+    turns = "turns"
+
+
+@command
+def chart(
+    file: Annotated[Path, typer.Argument(help="A record file (.json, .qgn, or a .csv score sheet).", show_default=False)],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The picture to write (.png or .svg).", show_default=False)],
+    kind: Annotated[Kind, typer.Option("--kind", "-k", help="progression: scores; lead: the margin; turns: points per turn.")]
+    = Kind.progression,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite OUTPUT if it exists.")] = False,
+) -> None:
+    """Draw a score chart of a game: progression, lead or points per turn.
+
+    progression: each player's score after each turn, Qwirkles and lead
+    changes marked; lead: the leader's margin; turns: points per turn, and the
+    points lost beside them where the record is annotated.
+
+    Example:
+
+        qwirkle chart sample_games/complete-2p.json --kind progression -o progression.png
+    """
+    from ..formats.sources import read_record
+    from ..outputs import charts
+
+    target = _target(output, file, None, force)
+    assert target is not None
+    record = read_record(file)
+    draw = {Kind.progression: charts.progression, Kind.lead: charts.lead, Kind.turns: charts.turns}[kind]
+    _save_figure(draw(record), target, force)
+
+
+@command
+def view(
+    file: Annotated[Path, typer.Argument(help="A record file (.json, .qgn, or a .csv score sheet).", show_default=False)],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The page to write (.html).", show_default=False)],
+    force: Annotated[bool, typer.Option("--force", help="Overwrite OUTPUT if it exists.")] = False,
+) -> None:
+    """Write the game as one HTML page to step through in a browser.
+
+    The page is one self-contained file (it loads nothing, from the network
+    or from disk): the board after each turn, the move list with the findings
+    and the analysis, the score chart, the players and a tile tracker. Step
+    with the arrow keys, Home/End, the slider, the move list or the chart;
+    the address keeps the turn (#turn=N).
+
+    Example:
+
+        qwirkle view sample_games/296-295.json -o game.html
+    """
+    from ..formats.sources import read_record
+    from ..outputs.viewer import page
+    from ..play.engine import replay
+
+    target = _target(output, file, None, force)
+    assert target is not None
+    if target.suffix.lower() not in (".html", ".htm"):
+        _fail(f"{target}: give an .html file")
+    _write(target, page(replay(read_record(file)), title=file.name), force)
+
+
+@command
+def report(
+    file: Annotated[Path, typer.Argument(help="A record file (.json, .qgn, or a .csv score sheet).", show_default=False)],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The folder to write into.", show_default=False)],
+    force: Annotated[bool, typer.Option("--force", help="Overwrite the report files if they exist.")] = False,
+) -> None:
+    """Validate, re-score and analyse a game, and write a report folder.
+
+    Writes the annotated record, the progression, lead and turns charts, the
+    final board, a per-turn table (CSV), the game as a page to step through
+    in a browser (game.html) and a summary, which it also prints.
+    Exit 0 when the record is valid, 1 when it has errors (the report is
+    still written).
+
+    Example:
+
+        qwirkle report sample_games/296-295.json -o report/
+    """
+    from ..formats.fileio import check_folder, write_folder
+    from ..formats.sources import read_record
+    from ..outputs.reporting import FILES, build
+
+    check_folder(output, FILES, force)  # before any work; checked again as the folder goes in place
+    done = build(read_record(file), file.name)
+    folder = write_folder(output, done.files, force, FILES)
+    for name in done.files:
+        _wrote(folder / name)
+    _out(done.summary)
+    raise typer.Exit(EXIT_OK if done.valid else EXIT_FINDINGS)

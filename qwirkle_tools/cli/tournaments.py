@@ -1,0 +1,130 @@
+"""The ``tournament`` and ``ratings`` commands, registered on :data:`qwirkle_tools.cli.app.app`
+when this module is imported (the launcher imports it after the app, whose helpers it uses)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..core.safetext import json_text
+from .common import PATHS_HELP, PLAYER_HELP, Format, _fail, _out, _target, _wrote, command
+
+
+@command
+def tournament(
+    bots: Annotated[list[str], typer.Argument(metavar="BOT BOT [BOT...]", help=PLAYER_HELP, show_default=False)],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The games to write (.jsonl).", show_default=False)],
+    games: Annotated[int, typer.Option("--games", "-g", min=1, help="Games a round (each combination of bots).")] = 10,
+    players: Annotated[int, typer.Option("--players", "-p", min=2, max=6, help="Players per game.")] = 2,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the deals: every round plays the same deals.")] = 0,
+    movetime: Annotated[int, typer.Option("--movetime", min=1, metavar="MS",
+                                          help="Milliseconds a program has for a move (plus a 1 s grace).")] = 1_000,
+    memory: Annotated[int, typer.Option("--bot-memory", min=64, metavar="MB",
+                                        help="Memory limit of a program (cmd:) player, in MiB.")] = 2_048,
+    jobs: Annotated[int, typer.Option(
+        "--jobs", "-j", min=1, max=256, help="Processes to use; the games are the same for any number.")] = 1,
+    format: Annotated[Format, typer.Option("--format", "-f", help="Output format of the standings.")] = Format.text,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite OUTPUT if it exists.")] = False,
+    progress: Annotated[bool | None, typer.Option(
+        "--progress/--no-progress", help="Show a progress bar (default: when stderr is a terminal).",
+        show_default=False)] = None,
+) -> None:
+    """Play a round robin between bots and print the standings.
+
+    With --players 2 every pair of bots plays a match on paired deals (the
+    seats swapped); with 3 to 6, every combination of that many bots plays
+    each deal from every rotation of the seats. Every round plays the same
+    deals. The records are a match's (with the round in their meta); a
+    program's standard error goes to OUTPUT.rR.A.log, ... Prints each bot's
+    games, wins, draws, losses, forfeits and score rate with its 95% interval.
+
+    Example:
+
+        qwirkle tournament greedy random lookahead --games 20 -o tournament.jsonl
+    """
+    from ..bots.tournament import Standings, Tournament, run
+    from ..formats.fileio import AtomicFile
+    from ..outputs.convert import output_form
+    from .progress import Progress
+
+    if output_form(output) != ".jsonl":
+        _fail(f"{output}: a tournament writes its games one record a line: give a .jsonl file")
+    target = _target(output, None, None, force)
+    assert target is not None
+    try:
+        settings = Tournament(tuple(bots), games, players, seed, movetime, memory, logs=str(target))
+    except ValueError as exc:
+        _fail(str(exc))
+    for match in settings.rounds():  # a bad spec is told before any game is played
+        match.bots()
+    bar = Progress(settings.total, sys.stderr, sys.stderr.isatty() if progress is None else progress)
+    standings = Standings()
+    try:
+        with AtomicFile(target, replace=force) as out, out.open() as handle:
+            for game in run(settings, jobs):
+                handle.write(game.line)
+                standings.add(game)
+                bar.update(1, 1)
+    except OSError as exc:
+        _fail(f"{target}: cannot write: {exc.strerror or exc}")
+    finally:
+        bar.close()
+    _wrote(target)
+    _out(json_text(standings.to_data()) if format is Format.json else standings.text())
+
+
+@command
+def ratings(
+    paths: Annotated[list[str], typer.Argument(help=PATHS_HELP, show_default=False)],
+    jobs: Annotated[int, typer.Option(
+        "--jobs", "-j", min=1, max=256, help="Processes to read the records with; the ratings are the same.")] = 1,
+    format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.text,
+) -> None:
+    """Rate the players of any recorded games: matches, tournaments, self-play or a club's.
+
+    A seat is known by its bot or policy where the record's meta names one
+    (a match's, a tournament's, self-play's), else by the player's name. The
+    games, in the order given, update openskill's Plackett-Luce ratings
+    (any number of players a game; a forfeit ranks last). Prints each
+    player's rating with its 95% interval, games, wins, score and the chance
+    that it beats the next one down. Every record must be valid (exit 2 on
+    the first that is not; qwirkle validate lists them all).
+
+    Example:
+
+        qwirkle ratings tournament.jsonl match.jsonl
+    """
+    from ..bots.ratings import Ranked, rate
+    from ..corpus.rows import run
+    from ..formats.sources import InputError, input_files
+
+    def ranked() -> Iterator[Ranked]:
+        for rows in run(files, jobs=jobs):
+            broken = rows.broken_line()
+            if broken is not None or rows.game is None:
+                _fail(f"cannot rate an invalid record (qwirkle validate lists every error): {broken}")
+            game = rows.game
+            names, scores = game["_names"], game["_scores"]
+            assert isinstance(names, tuple) and isinstance(scores, tuple)
+            bots = [game.get(f"bot_{s}") for s in range(len(names))]
+            forfeit = game["forfeit_seat"]
+            yield Ranked.of(names, [b if isinstance(b, str) else None for b in bots], scores,
+                            forfeit if isinstance(forfeit, int) else None)
+
+    try:
+        files = input_files(paths)
+    except InputError as exc:
+        _fail(str(exc))
+    try:
+        found = rate(ranked())
+    except ImportError:
+        _fail("ratings need openskill: pip install openskill")
+    except InputError as exc:
+        _fail(str(exc))
+    if not found.games:
+        _fail("no game to rate: " + ("every game has one player in two seats" if found.skipped else "no records"))
+    _out(json_text(found.to_data(), indent=2) if format is Format.json else found.text())

@@ -1,0 +1,77 @@
+"""The process pool of the corpus runs: ``map`` over several processes, in
+order, with bounded memory (:func:`ordered_map`); the workers leave Ctrl-C
+to this process and end when it is gone."""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def _each(fn: Callable[[T], R], batch: list[T]) -> list[R]:
+    return [fn(x) for x in batch]
+
+
+def ordered_map(fn: Callable[[T], R], items: Iterable[T], jobs: int = 1, batch: int = 16) -> Iterator[R]:
+    """``map(fn, items)`` over ``jobs`` processes, in order, with bounded memory.
+
+    At most a few batches per process are in flight, so a corpus of any size
+    is streamed; ``fn`` must be picklable (a module-level function, or a
+    :func:`functools.partial` of one). The workers leave Ctrl-C to this
+    process (which stops them when the run is interrupted or abandoned) and
+    exit by themselves within a second or so if this process dies.
+    """
+    if jobs <= 1:
+        yield from map(fn, items)
+        return
+    it = iter(items)
+    from concurrent.futures import ProcessPoolExecutor  # (a run of one process needs none of it)
+
+    pending: deque[Future[list[R]]] = deque()
+    pool = ProcessPoolExecutor(jobs, initializer=_worker_start, initargs=(os.getpid(),))
+    finished = False
+    try:
+        while chunk := list(islice(it, batch)):
+            pending.append(pool.submit(_each, fn, chunk))
+            if len(pending) >= 3 * jobs:
+                yield from pending.popleft().result()
+        while pending:
+            yield from pending.popleft().result()
+        finished = True
+    finally:
+        if finished:
+            pool.shutdown()
+        else:  # interrupted or abandoned: the batches under way are not waited for
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.terminate()
+            pool.shutdown(wait=False)  # (its futures fail with the pool; nobody waits for them)
+
+
+def _worker_start(parent: int) -> None:
+    """In each worker: Ctrl-C is the parent's to handle; SIGTERM ends the
+    worker; and a thread ends it when the parent is gone (``kill -9``)."""
+    import signal
+    import threading
+    import time
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+__all__ = ["ordered_map"]

@@ -8,7 +8,7 @@ command uses, also importable from here), and this module imports them:
 
 * :mod:`~qwirkle_tools.cli.records`: validate, rescore, moves;
 * :mod:`~qwirkle_tools.cli.corpora`: stats, simulate;
-* :mod:`~qwirkle_tools.cli.study`: annotate, board, chart, view, report;
+* :mod:`~qwirkle_tools.cli.study`: annotate, board, chart, view, report, endgame;
 * :mod:`~qwirkle_tools.cli.conversion`: convert, schema;
 * :mod:`~qwirkle_tools.cli.matches`: match, bot;
 * :mod:`~qwirkle_tools.cli.tournaments`: tournament, ratings.
@@ -49,7 +49,7 @@ from .common import (
 # isort: off
 from .records import moves, rescore, validate
 from .corpora import TableFormat, simulate, stats
-from .study import Kind, annotate, board, chart, report, view
+from .study import Kind, annotate, board, chart, endgame, report, view
 from .conversion import convert, schema
 from .matches import bot, match
 from .tournaments import ratings, tournament
@@ -57,5 +57,6 @@ from .tournaments import ratings, tournament
 
 __all__ = ["DASK_HELP", "EXIT_BUG", "EXIT_FINDINGS", "EXIT_OK", "EXIT_USAGE", "PATHS_HELP", "PLAYER_HELP", "Engine", "Format",
            "Kind", "TableFormat", "_bar", "_emit", "_fail", "_out", "_record_target", "_record_text", "_refused", "_target",
-           "_workers", "_write", "_wrote", "annotate", "app", "board", "bot", "chart", "command", "convert", "match", "moves",
+           "_workers", "_write", "_wrote", "annotate", "app", "board", "bot", "chart", "command", "convert", "endgame", "match",
+           "moves",
            "ratings", "report", "rescore", "schema", "silence_stdout", "simulate", "stats", "tournament", "validate", "view"]

@@ -1,6 +1,7 @@
 """The commands that study one game: ``annotate`` (best moves and points
 lost), ``board`` and ``chart`` (pictures), ``view`` (a page to step
-through) and ``report`` (all of them in a folder)."""
+through), ``report`` (all of them in a folder) and ``endgame`` (the exact
+best play once the bag is empty)."""
 
 from __future__ import annotations
 
@@ -208,3 +209,39 @@ def report(
         _wrote(folder / name)
     _out(done.summary)
     raise typer.Exit(EXIT_OK if done.valid else EXIT_FINDINGS)
+
+
+@command
+def endgame(
+    file: Annotated[Path, typer.Argument(help="A record file (.json or .qgn) that tells the racks.", show_default=False)],
+    turn: Annotated[int | None, typer.Option("--turn", "-t", help=(
+        "Solve the position before this turn (1-based; default: the first turn with the bag empty)."))] = None,
+    seconds: Annotated[float, typer.Option("--seconds", min=0.01, help="Time for the search.")] = 5.0,
+    candidates: Annotated[int, typer.Option("--candidates", "-n", min=0, help="Other moves to value.")] = 5,
+    format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.text,
+) -> None:
+    """Solve a two-player endgame: the best play once the bag is empty.
+
+    Prints the value of the position for the player to move (the spread of
+    the points still to come with best play on both sides), the best line to
+    the end, the candidates with what each loses against perfect play, and
+    what the record's own move lost. Proven when the search reaches the end
+    of every line in time; otherwise it says the depth it reached (greedy
+    play below it).
+
+    Example:
+
+        qwirkle endgame sample_games/296-295.json --turn 61
+    """
+    from ..formats.sources import read_record
+    from ..play.endgame import format_solution, position, solve
+
+    game, played = position(read_record(file), turn)
+    solution = solve(game, seconds=seconds, candidates=candidates, include=[played] if played is not None else ())
+    if format is Format.json:
+        data = solution.to_json()
+        data["turn"] = len(game.turns) + 1
+        data["played"] = None if played is None else {"move": str(played), "loss": solution.loss(played)}
+        _out(json_text(data))
+    else:
+        _out(format_solution(solution, game, played, first_turn=len(game.turns) + 1))

@@ -39,9 +39,10 @@ INFINITY = 10**9
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
 
-class NotAnEndgame(QwirkleError):
+class NotAnEndgame(QwirkleError, ValueError):
     """The position is not one the solver takes: the bag is not empty, the game
-    does not have two players, or it is over."""
+    does not have two players, or it is over; or a record does not tell the
+    position (its racks), or has no such turn."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,19 +316,21 @@ def position(record: Record, turn: int | None = None) -> tuple[Game, Move | None
     :meth:`Game.from_record <qwirkle_tools.play.game.Game.from_record>`).
 
     Raises:
-        ValueError: the record has errors or does not tell the racks there, or
-            ``turn`` is past its end (``NotAnEndgame``, a ``ValueError`` too, when
-            the bag is not empty there).
+        NotAnEndgame: the record has errors, does not tell the racks there, or
+            has no turn ``turn``.
     """
     last = len(record.turns) + 1
     if turn is not None and not 1 <= turn <= last:
-        raise ValueError(f"--turn {turn}: the record has {len(record.turns)} turns (1 to {last}, {last} after the last)")
+        raise NotAnEndgame(f"--turn {turn}: the record has {len(record.turns)} turns (1 to {last}, {last} after the last)")
     if turn is None:
         history = replay(record)
         turn = next((k + 1 for k in range(len(record.turns) + 1) if history.state(k).bag == 0), None)
         if turn is None:
             raise NotAnEndgame("the bag does not empty in this record (or its size is not known)")
-    game = Game.from_record(dataclasses.replace(record, turns=record.turns[:turn - 1], result=None))
+    try:
+        game = Game.from_record(dataclasses.replace(record, turns=record.turns[:turn - 1], result=None))
+    except ValueError as exc:
+        raise NotAnEndgame(f"before turn {turn}: {exc}") from None
     return game, _move(record.turns[turn - 1]) if turn <= len(record.turns) else None
 
 

@@ -1,0 +1,51 @@
+"""``qwirkle endgame``: the solver's answer printed, and bad input refused in one line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from test_endgame import after, minimax
+
+from qwirkle_tools import loads
+from qwirkle_tools.play.endgame import position
+
+ROOT = Path(__file__).parent.parent
+GAME = ROOT / "sample_games" / "296-295.json"
+
+
+def qwirkle(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "qwirkle_tools", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_the_json_answer_is_the_brute_forces() -> None:
+    proc = qwirkle("endgame", str(GAME), "--turn", "62", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    game, played = position(loads(GAME.read_text(encoding="utf-8")), 62)
+    seen: dict[object, int] = {}
+    truth = minimax(game, seen)
+    assert data["turn"] == 62 and data["proven"] and data["value"] == truth
+    assert data["played"] == {"move": str(played), "loss": truth - after(game, played, seen)}
+    assert data["candidates"][0] == {"move": data["line"][0], "value": truth, "loss": 0}
+
+
+def test_a_search_out_of_time_says_how_deep_it_went() -> None:
+    proc = qwirkle("endgame", str(GAME), "--seconds", "0.3")  # where the bag empties: 6 tiles against 6
+    assert proc.returncode == 0, proc.stderr
+    assert "deep, greedy play below)" in proc.stdout or "(proven)" in proc.stdout
+    assert "played: " in proc.stdout
+
+
+def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    for args, said in [
+        (["endgame", str(GAME), "--turn", "99"], "--turn 99: the record has 64 turns"),
+        (["endgame", str(GAME), "--turn", "10"], "the bag still holds"),
+        (["endgame", str(ROOT / "sample_games" / "score-sheet.json")], "the bag does not empty"),
+        (["endgame", str(tmp_path / "missing.json")], "missing.json"),
+    ]:
+        proc = qwirkle(*args)
+        assert proc.returncode == 2, (args, proc.stderr)
+        assert proc.stdout == "" and len(proc.stderr.splitlines()) == 1 and said in proc.stderr, proc.stderr

@@ -40,6 +40,8 @@ def test_a_forfeit_is_in_the_table(tmp_path: Path) -> None:
         record = from_data(parse_json(line))
         seat = [record.meta[f"label-{s}"] for s in (0, 1)].index("A")
         assert found.game is not None and found.game["forfeit_seat"] == seat
+        assert found.game["winner_seat"] == 1 - seat  # the forfeit loses, whatever the scores (even with no turn)
+        assert not found.game["tie"]
 
 
 def test_stats_counts_wins_by_player_and_by_bot(tmp_path: Path) -> None:

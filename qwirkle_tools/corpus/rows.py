@@ -56,7 +56,8 @@ GAME_COLUMNS: tuple[Column, ...] = (
     ("seed", "Int64", "The meta's seed: a match's (each pair dealt by it and the pair), a self-play game's own."),
     ("forfeit_seat", "Int64", "The seat that lost a match's game by forfeit (missing if none)."),
     ("first_seat", "Int64", "The seat that moved first."),
-    ("winner", "string", "The winner's name; missing on a tie for first or a game without turns."),
+    ("winner", "string", "The winner's name (a match's game lost by forfeit: the best of the others); missing on a "
+                         "tie for first or a game without turns."),
     ("winner_seat", "Int64", "The winner's seat."),
     ("winner_position", "Int64", "The winner's place in the turn order (1: moved first)."),
     ("tie", "boolean", "Two or more players share the top score."),
@@ -195,11 +196,14 @@ def _rows(report: Report, size: int, analyse: bool) -> GameRows:
         game[f"bot_{s}"] = bots[s] if s < n else None
     seed = record.meta.get("seed")
     game["seed"] = seed if isinstance(seed, int) and not isinstance(seed, bool) and -(1 << 63) <= seed < 1 << 63 else None
-    game["forfeit_seat"] = forfeit_seat(record)
+    forfeit = game["forfeit_seat"] = forfeit_seat(record)
     ranked = sorted(totals, reverse=True)
-    leader = sole_leader(totals)
+    if forfeit is None:
+        leader = sole_leader(totals)
+        winner = leader if record.turns else None
+    else:  # a match's rule (bots.match.standing): the seat that forfeited comes last, whatever its score
+        leader = winner = sole_leader([-1 if s == forfeit else t for s, t in enumerate(totals)])
     tie = n > 1 and leader is None
-    winner = leader if record.turns else None
     game.update(
         first_seat=first,
         winner=names[winner] if winner is not None else None, winner_seat=winner,

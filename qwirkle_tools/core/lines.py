@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from .board import STEP_X, STEP_Y
+from .tiles import COLOUR_OF, SHAPE_OF
 
 LINE_MAX = 6
 """The longest valid line: 6 tiles (a Qwirkle)."""
@@ -30,7 +31,7 @@ ALL = (1 << 36) - 1
 """The mask of all 36 tiles."""
 
 JOIN: tuple[int, ...] = tuple(
-    sum(1 << u for u in range(36) if u != t and (u // 6 == t // 6 or u % 6 == t % 6)) for t in range(36)
+    sum(1 << u for u in range(36) if u != t and (COLOUR_OF[u] == COLOUR_OF[t] or SHAPE_OF[u] == SHAPE_OF[t])) for t in range(36)
 )
 """For each tile, the tiles that may share a line with it (its colour or its
 shape, itself excluded). Tiles that pairwise may share a line always form a
@@ -87,7 +88,7 @@ def fault(tiles: Sequence[int]) -> str | None:
     if survey(tiles)[0] >= 0:
         return None
     first = tiles[0]
-    if any(t // 6 != first // 6 for t in tiles) and any(t % 6 != first % 6 for t in tiles):
+    if any(COLOUR_OF[t] != COLOUR_OF[first] for t in tiles) and any(SHAPE_OF[t] != SHAPE_OF[first] for t in tiles):
         return "line-mixed"
     return "duplicate-in-line"
 

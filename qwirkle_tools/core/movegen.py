@@ -40,12 +40,12 @@ from dataclasses import dataclass
 from itertools import compress, permutations, repeat
 from typing import Any
 
-from .board import STEP_X, STEP_Y, Board, Placement, key_cell
+from .board import STEP_X, STEP_Y, Board, Placement, key_bounds, key_cell
 from .errors import QwirkleError
 from .lines import ALL, JOIN, LINE_MAX, survey, walk
 from .lines import points as line_points
 from .rules import DEFAULT_RULES, Rules
-from .tiles import TILES, largest_group
+from .tiles import COLOUR_OF, SHAPE_OF, TILES, largest_group
 
 
 class TooManyMoves(QwirkleError):
@@ -151,8 +151,6 @@ _ALL = ALL
 _NEIGH = JOIN  # for each tile, the tiles that may share a line with it (see qwirkle_tools.core.lines)
 _TILE_OF: dict[int, int] = {1 << t: t for t in range(36)}
 """A one-bit mask to its tile."""
-_HALF = 1 << 21
-_Y_MASK = (1 << 22) - 1
 _MARGIN = 7  # moves reach at most 6 cells beyond the board's bounds
 _SLACK = 8  # room left in a frame for the board to grow
 
@@ -213,7 +211,7 @@ def _opening(rack: Sequence[int], rules: Rules, largest_first: bool, make: _Make
     distinct = sorted({int(t) for t in rack})
     groups: set[tuple[int, ...]] = set()
     for value in range(6):
-        for members in ([t for t in distinct if t // 6 == value], [t for t in distinct if t % 6 == value]):
+        for members in ([t for t in distinct if COLOUR_OF[t] == value], [t for t in distinct if SHAPE_OF[t] == value]):
             n = len(members)
             for chosen in range(1, 1 << n):
                 groups.add(tuple(members[i] for i in range(n) if chosen >> i & 1))
@@ -263,9 +261,7 @@ class _BoardData:
     def __init__(self, cells: dict[int, int], bonus: int) -> None:
         self.cells = dict(cells)
         self.bonus = bonus
-        low, high = min(cells), max(cells)  # keys order cells by x first
-        ys = list(map(_Y_MASK.__and__, map(_HALF.__add__, cells)))  # y + _HALF
-        self.bounds = ((low + _HALF) >> 22, min(ys) - _HALF, (high + _HALF) >> 22, max(ys) - _HALF)
+        self.bounds = key_bounds(cells)
         self.frame()
         self.before_x, self.after_x = _runs(cells, STEP_X, cells)
         self.before_y, self.after_y = _runs(cells, STEP_Y, cells)

@@ -37,7 +37,8 @@ from typing import NamedTuple
 from ..core.board import Placement
 from ..core.findings import MAX_FINDINGS, STOPPED, Finding, excerpt, make, text_lines
 from ..core.rules import RULE_KEYS
-from ..core.safetext import json_text, ordinal
+from ..core.safetext import json_text
+from ..core.text import cut, ordinal
 from ..core.tiles import BY_TEXT, RACK_SIZE, TILE_COUNT, Tile, format_tiles
 from .jsontext import JSON, parse_json
 from .record import Parsed, Record, Turn, placement_data
@@ -80,7 +81,7 @@ class Token(NamedTuple):
     kind: str = "word"  # "word", "string" or "comment"
 
     def shown(self) -> str:
-        text = self.text if len(self.text) <= 30 else self.text[:27] + "..."
+        text = cut(self.text, 30)
         return repr(text) if self.kind != "comment" else "a {comment}"
 
 
@@ -561,7 +562,7 @@ def _tile(t: Token) -> Tile:
 def _tile_at(text: str, column: int) -> Tile:
     found = BY_TEXT.get(text) or BY_TEXT.get(text.lower())
     if found is None:
-        shown = text if len(text) <= 30 else text[:27] + "..."
+        shown = cut(text, 30)
         raise _Mistake(column, f"expected a tile like rc or red-circle, got {shown!r}")
     return found
 
@@ -590,7 +591,7 @@ def _number(text: str, column: int, what: str, most: int | None = None, signed: 
 
 def _scores(text: str, column: int) -> list[JSON]:
     if not _SCORES.fullmatch(text):
-        shown = text if len(text) <= 30 else text[:27] + "..."
+        shown = cut(text, 30)
         raise _Mistake(column, f"expected scores like 296-295, got {shown!r}")
     if text.count("-") >= MAX_PLAYERS:
         raise _Mistake(column, f"more than {MAX_PLAYERS} scores (one a seat)")

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.board import Board, Placement
 from ..core.errors import QwirkleError
-from ..core.safetext import count, one_line
+from ..core.safetext import one_line
+from ..core.text import count
 from ..core.tiles import COLOUR_OF, SHAPE_OF, TILES
 from ..play.engine import BOARD_UNKNOWN_WHY
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .text import ELLIPSIS, cut
+from .text import ELLIPSIS, count, cut, ordinal
 
 _SHORT = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
@@ -96,4 +96,5 @@ def csv_cell(value: Any) -> Any:
     return one_line(value)
 
 
-__all__ = ["csv_cell", "json_text", "one_line"]
+__all__ = ["count", "csv_cell", "json_text", "one_line", "ordinal"]
+"""(``count`` and ``ordinal`` live in :mod:`qwirkle_tools.core.text`; release 0.1 gave them here.)"""

@@ -256,6 +256,8 @@ def as_board(cells: Mapping[int, int]) -> Board:
 @settings(max_examples=150, deadline=None)
 @given(position_and_rack(max_turns=14, max_rack=5), rules_variants)
 def test_every_generated_move_is_legal_with_the_same_score(position: tuple[dict[int, int], list[int]], rules: Rules) -> None:
+    # the generator's incremental scoring is a twin of judge's, kept for speed; play() reached the
+    # position turn by turn, so the board data kept from call to call is checked too
     cells, rack = position
     moves = generate(cells, rack, rules)
     generated(cells, rack, rules)  # nothing listed twice

@@ -24,6 +24,13 @@ their four sides; moves then grow from those cells by mask arithmetic alone.
 Each move gets one integer sort key (score, Qwirkles, then its placements as
 ``(y, x, tile)``), so putting the moves in order is a sort of integers.
 
+The scores are counted here as the moves grow, from the runs' lengths: a
+twin of :func:`~qwirkle_tools.core.rules.judge`'s scoring kept for speed
+(judging each of the thousands of moves a position may have would cost far more).
+``tests/test_movegen.py`` holds every generated move legal with judge's
+score and Qwirkles, on random positions reached turn by turn (so through
+the kept board data too).
+
 What depends on the board alone (its runs, what each frontier cell accepts)
 is kept, per thread, for the next call: when that call's board holds the
 same tiles and more, as in a game played or replayed turn by turn, only the
@@ -42,7 +49,7 @@ from typing import Any
 
 from .board import STEP_X, STEP_Y, Board, Placement, key_bounds, key_cell
 from .errors import QwirkleError
-from .lines import ALL, JOIN, LINE_MAX, survey, walk
+from .lines import ALL, JOIN, LINE_MAX, line_start, survey, walk
 from .lines import points as line_points
 from .rules import DEFAULT_RULES, Rules
 from .tiles import COLOUR_OF, SHAPE_OF, TILES, largest_group
@@ -309,9 +316,7 @@ class _BoardData:
             for k in new:
                 before.pop(k, None)
                 after.pop(k, None)
-                while k - step in cells:
-                    k -= step
-                starts.add(k)
+                starts.add(line_start(cells, k, step, reach=None))
             b, a = _runs(cells, step, starts)
             before.update(b)
             after.update(a)

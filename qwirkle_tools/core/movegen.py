@@ -393,19 +393,59 @@ def _moves(cells: dict[int, int], rack: int, bonus: int, placements: bool, table
     make = data.placements.__getitem__ if placements else _TILE_OF_CODE
     points = tuple(line_points(n, bonus) for n in range(LINE_MAX + 1))  # by line length
     qwirkle = tuple(int(n == LINE_MAX) for n in range(LINE_MAX + 1))
-    neigh = _NEIGH
+    anchors = _anchors(data, rack, points, qwirkle)
+    if not anchors:
+        return
     tile_of = _TILE_OF
     w = data.w
     top = 5 * w  # shift of the first placement's code in a sort key
-    shifts = (top, 4 * w, 3 * w, 2 * w, w, 0)  # by index in the move
     score_shift = 6 * w
-    width = data.width
+    # the growers along rows and along columns (code_step: the code difference between neighbours)
+    along_x = _grower(STEP_X, 64, data.info_x, data.joinable, rack, table, make, points, qwirkle, w)
+    along_y = _grower(STEP_Y, 64 * data.width, data.info_y, data.joinable, rack, table, make, points, qwirkle, w)
+    for f, fit, (row, col, n_row, n_col, row_before, row_after, col_before, col_after, code) in anchors:
+        if limit is not None and len(table) > limit:  # (an anchor adds a few thousand moves at most)
+            raise TooManyMoves(len(table), limit)
+        score = points[n_row] + points[n_col]
+        q = qwirkle[n_row] + qwirkle[n_col]
+        base = -(score * 256 + q) << score_shift
+        keys = (f,)
+        m = fit
+        while m:
+            low = m & -m
+            m ^= low
+            c = code + tile_of[low]
+            table[base + (c << top)] = (score, q, keys, (make(c),))
+        # a second tile in the line must come from the rack too; the tiles before
+        # the anchor (on free cells only, none if a board tile is there) are fewer
+        m = row & rack
+        if m & (m - 1):
+            along_x(f, code, fit, row, n_row, points[n_col], qwirkle[n_col], 0 if row_before else m.bit_count() - 1,
+                    row_after)
+        m = col & rack
+        if m & (m - 1):
+            along_y(f, code, fit, col, n_col, points[n_row], qwirkle[n_row], 0 if col_before else m.bit_count() - 1,
+                    col_after)
+
+
+_Record = tuple[int, int, int, int, int, int, int, int, int]
+
+
+def _anchors(data: _BoardData, rack: int, points: tuple[int, ...], qwirkle: tuple[int, ...]
+             ) -> list[tuple[int, int, _Record]]:
+    """The frontier cells where some rack tile may go as far as their
+    neighbours are concerned, with the tiles that may and their records
+    (see :class:`_BoardData`), which are worked out and kept when first needed.
+
+    Afterwards ``data.info_x`` and ``data.info_y`` hold every frontier cell a
+    rack tile may reach; any other frontier cell is ``_DEAD`` for this rack,
+    an empty cell off the frontier ``_FREE``."""
     frontier = data.joinable
     records = data.records
     info_x = data.info_x
     info_y = data.info_y
+    width = data.width
     anchors = []
-    # the frontier cells where some rack tile may go as far as their neighbours are concerned
     for f in compress(frontier, map(rack.__and__, frontier.values())):
         record = records.get(f)
         if record is None:
@@ -428,12 +468,29 @@ def _moves(cells: dict[int, int], rack: int, bonus: int, placements: bool, table
         fit = record[0] & record[1] & rack
         if fit:
             anchors.append((f, fit, record))
-    # info_x and info_y now hold every frontier cell a rack tile may reach; any other
-    # frontier cell is _DEAD for this rack, an empty cell off the frontier _FREE
+    return anchors
 
-    # set for each anchor and direction before growing moves from it
-    step = code_step = back = back_code = free = 0
-    info = info_x
+
+_Grow = Callable[[int, int, int, int, int, int, int, int, int], None]
+
+
+def _grower(step: int, code_step: int, info: dict[int, _Info], frontier: dict[int, int], rack: int,
+            table: dict[int, _Entry], make: _Make, points: tuple[int, ...], qwirkle: tuple[int, ...], w: int) -> _Grow:
+    """``along(f, code, fit, line, n, cross, cross_q, cap, run_after)``: the moves of two or
+    more tiles with a tile of ``fit`` on anchor ``f`` (code ``code``), along ``step``; ``line``
+    are the tiles that may join the line through ``f``, of ``n`` tiles with the anchor's, and
+    ``cross`` / ``cross_q`` the points and Qwirkles of its cross line. At most ``cap`` tiles may
+    go before the anchor, and a run of ``run_after`` board tiles follows it.
+
+    The growth is closures over one call's values (the generator's inner loops read them as
+    cells, the fastest lookup); this builds them for one direction, ``info`` holding its infos."""
+    backward = _backward_grower(step, code_step, rack, table, make, points, qwirkle, w)
+    neigh = _NEIGH
+    tile_of = _TILE_OF
+    shifts = (5 * w, 4 * w, 3 * w, 2 * w, w, 0)  # shift of a placement's code in a sort key, by its index in the move
+    top = shifts[0]
+    score_shift = 6 * w
+    back = back_code = free = 0  # the cell before the anchor, its code, the free cells there: set by along
 
     def forward(k: int, code: int, here: _Info, cand: int, joinable: int, n: int, order: int,
                 keys: tuple[int, ...], placed: tuple[Any, ...], cross: int, cross_q: int) -> None:
@@ -451,9 +508,7 @@ def _moves(cells: dict[int, int], rack: int, bonus: int, placements: bool, table
         keys += (k,)
         k += step * (1 + run_n)
         next_code = code + code_step * (1 + run_n)
-        after = info.get(k)
-        if after is None:
-            after = _DEAD if k in frontier else _FREE
+        after = info.get(k) or (_DEAD if k in frontier else _FREE)
         allowed = after[0] & rack
         run_tiles = after[1]
         while cand:
@@ -470,9 +525,59 @@ def _moves(cells: dict[int, int], rack: int, bonus: int, placements: bool, table
                 if left & allowed and not run_tiles & ~left:
                     forward(k, next_code, after, left & allowed, left, n, now_order, keys, now, cross, cross_q)
 
+    def along(f: int, code: int, fit: int, line: int, n: int, cross: int, cross_q: int, cap: int,
+              run_after: int) -> None:
+        nonlocal free, back, back_code
+        free = -1  # free cells before the anchor, counted when first needed
+        keys = (f,)
+        k = f + step * (1 + run_after)
+        after = info.get(k) or (_DEAD if k in frontier else _FREE)
+        allowed = after[0] & rack
+        run_tiles = after[1]
+        next_code = code + code_step * (1 + run_after)
+        while fit:
+            low = fit & -fit
+            fit ^= low
+            left = line & neigh[tile_of[low]]
+            if not left & rack:
+                continue
+            if free < 0:
+                free = _free_before(f, step, cap, frontier)
+                back = f - step
+                back_code = code - code_step
+            c = code + tile_of[low]
+            order = c << top
+            now = (make(c),)
+            if free:
+                backward(back, back_code, left, n, order, keys, now, cross, cross_q, free)
+            if left & allowed and not run_tiles & ~left:
+                forward(k, next_code, after, left & allowed, left, n, order, keys, now, cross, cross_q)
+
+    return along
+
+
+def _free_before(f: int, step: int, cap: int, frontier: Mapping[int, int]) -> int:
+    """How many free cells (off the frontier) lie just before ``f`` along ``step``, at most ``cap``."""
+    free = 0
+    back = f - step
+    while free < cap and back not in frontier:
+        free += 1
+        back -= step
+    return free
+
+
+def _backward_grower(step: int, code_step: int, rack: int, table: dict[int, _Entry], make: _Make,
+                     points: tuple[int, ...], qwirkle: tuple[int, ...], w: int) -> Callable[..., None]:
+    """``backward(k, code, joinable, n, order, keys, placed, cross, cross_q, free)``, which adds
+    tiles on the ``free`` free cells before a move's anchor (from ``k``, no cross lines there)
+    along ``step``: a closure, as in :func:`_grower`."""
+    neigh = _NEIGH
+    tile_of = _TILE_OF
+    top = 5 * w
+    score_shift = 6 * w
+
     def backward(k: int, code: int, joinable: int, n: int, order: int, keys: tuple[int, ...],
                  placed: tuple[Any, ...], cross: int, cross_q: int, free: int) -> None:
-        """Add tiles on free cells before the anchor (no cross lines there)."""
         cand = joinable & rack
         n += 1
         score = points[n] + cross
@@ -492,67 +597,4 @@ def _moves(cells: dict[int, int], rack: int, bonus: int, placements: bool, table
                 if left & rack:
                     backward(k - step, code - code_step, left, n, now_order, keys, now, cross, cross_q, free - 1)
 
-    def along(f: int, code: int, fit: int, line: int, n: int, cross: int, cross_q: int, cap: int,
-              run_after: int) -> None:
-        """Moves of two or more tiles with a tile of ``fit`` on anchor ``f`` (code
-        ``code``), along the direction set in ``step``; ``line`` are the tiles
-        that may join the line through ``f``, of ``n`` tiles with the anchor's.
-        At most ``cap`` tiles may go before the anchor."""
-        nonlocal free, back, back_code
-        free = -1  # free cells before the anchor, counted when first needed
-        keys = (f,)
-        k = f + step * (1 + run_after)
-        after = info.get(k)
-        if after is None:
-            after = _DEAD if k in frontier else _FREE
-        allowed = after[0] & rack
-        run_tiles = after[1]
-        next_code = code + code_step * (1 + run_after)
-        while fit:
-            low = fit & -fit
-            fit ^= low
-            left = line & neigh[tile_of[low]]
-            if not left & rack:
-                continue
-            if free < 0:
-                free = 0
-                back = f - step
-                while free < cap and back not in frontier:
-                    free += 1
-                    back -= step
-                back = f - step
-                back_code = code - code_step
-            c = code + tile_of[low]
-            order = c << top
-            now = (make(c),)
-            if free:
-                backward(back, back_code, left, n, order, keys, now, cross, cross_q, free)
-            if left & allowed and not run_tiles & ~left:
-                forward(k, next_code, after, left & allowed, left, n, order, keys, now, cross, cross_q)
-
-    code_y = 64 * width  # code difference between a cell and the cell below it
-    for f, fit, (row, col, n_row, n_col, row_before, row_after, col_before, col_after, code) in anchors:
-        if limit is not None and len(table) > limit:  # (an anchor adds a few thousand moves at most)
-            raise TooManyMoves(len(table), limit)
-        score = points[n_row] + points[n_col]
-        q = qwirkle[n_row] + qwirkle[n_col]
-        base = -(score * 256 + q) << score_shift
-        keys = (f,)
-        m = fit
-        while m:
-            low = m & -m
-            m ^= low
-            c = code + tile_of[low]
-            table[base + (c << top)] = (score, q, keys, (make(c),))
-        # a second tile in the line must come from the rack too; the tiles before
-        # the anchor (on free cells only, none if a board tile is there) are fewer
-        m = row & rack
-        if m & (m - 1):
-            step, code_step, info = STEP_X, 64, info_x
-            along(f, code, fit, row, n_row, points[n_col], qwirkle[n_col], 0 if row_before else m.bit_count() - 1,
-                  row_after)
-        m = col & rack
-        if m & (m - 1):
-            step, code_step, info = STEP_Y, code_y, info_y
-            along(f, code, fit, col, n_col, points[n_row], qwirkle[n_row], 0 if col_before else m.bit_count() - 1,
-                  col_after)
+    return backward

@@ -60,7 +60,7 @@ from ..core.lines import LINE_MAX, accepts, completing_tile, lines_through
 from ..core.movegen import Move, RawMove, TooManyMoves, generate, generate_raw
 from ..core.rules import Rules
 from ..core.safetext import one_line
-from ..core.text import count
+from ..core.text import count, plural
 from ..core.tiles import COPIES, RACK_SIZE, TILE_COUNT, TILES, Tile, format_tiles
 from ..formats.record import Record, Turn, placements_data
 from ..play.engine import BOARD_UNKNOWN_WHY, GameState, History, replay
@@ -510,7 +510,7 @@ def flag_details(t: TurnAnalysis) -> tuple[tuple[str, str], ...]:
     for flag in t.flags:
         if flag == "missed-qwirkle" and t.missed_qwirkle is not None:
             m = t.missed_qwirkle
-            detail = f"{format_move(m.tiles)} makes {count(m.qwirkles, 'Qwirkle')}, {m.score} points"
+            detail = f"{format_move(m.tiles)} makes {m.qwirkles} {plural(m.qwirkles, 'Qwirkle')}, {m.score} points"
         elif flag == "could-place" and t.best is not None:
             detail = f"{t.action} while {format_move(t.best.tiles)} scores {t.best_score}"
         elif flag == "open-five":

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..core.safetext import one_line
-from ..core.text import count, cut
+from ..core.text import cut, plural
 from ..formats.record import Record, Result, turn_text
 from ..play.engine import History, replay
 
@@ -88,7 +88,7 @@ class Rescoring:
             )
         diffs = self.differences
         out.append("final: " + ", ".join(f"{n} {t}" for n, t in zip(names, self.totals))
-                   + f"; {count(diffs, 'turn score differs', 'turn scores differ')}")
+                   + f"; {diffs} {plural(diffs, 'turn score differs', 'turn scores differ')}")
         return "\n".join(out)
 
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from ..core.findings import MAX_FINDINGS, Finding, capped
-from ..core.text import count
+from ..core.text import plural
 from ..formats import record as rec
 from ..formats import schema
 from ..formats.jsontext import inexact_integers
@@ -85,8 +85,8 @@ class Tally:
 
     def text(self) -> str:
         """``3 records: 2 valid, 1 invalid (2 errors, 0 warnings)``."""
-        return (f"{count(self.records, 'record')}: {self.records - self.invalid:,} valid, {self.invalid:,} invalid "
-                f"({count(self.errors, 'error')}, {count(self.warnings, 'warning')})")
+        return (f"{self.records} {plural(self.records, 'record')}: {self.records - self.invalid} valid, {self.invalid} invalid "
+                f"({self.errors} {plural(self.errors, 'error')}, {self.warnings} {plural(self.warnings, 'warning')})")
 
 
 def check_data(data: object, keep_record: bool = True) -> tuple[Record | None, list[Finding]]:

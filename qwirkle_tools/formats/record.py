@@ -25,7 +25,7 @@ from ..core.errors import QwirkleError
 from ..core.findings import Finding
 from ..core.rules import DEFAULT_RULES, RULE_KEYS, Rules
 from ..core.safetext import json_text
-from ..core.text import count, cut
+from ..core.text import cut, plural
 from ..core.tiles import BY_NAME, Tile, format_tiles
 from .jsontext import JSON, deep_enough, parse_json
 
@@ -118,7 +118,7 @@ def turn_text(turn: Turn) -> str:
     if turn.exchanged is not None:
         return format_tiles(turn.exchanged)
     if turn.count is not None:
-        return count(turn.count, "tile")
+        return f"{turn.count} {plural(turn.count, 'tile')}"
     return ""
 
 

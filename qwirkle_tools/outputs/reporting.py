@@ -16,7 +16,7 @@ from ..analysis.analyse import Analysis, analyse, annotated, summary_text
 from ..analysis.rescore import Rescoring, rescore
 from ..core.findings import Finding
 from ..core.safetext import csv_cell, one_line
-from ..core.text import count
+from ..core.text import plural
 from ..formats.record import Record, dumps
 from ..play.engine import History, replay
 
@@ -70,8 +70,9 @@ def summary(name: str, history: History, rescoring: Rescoring, analysis: Analysi
             lines.append(f"  {f}")
         if len(findings) > 10:
             lines.append(f"  ... and {len(findings) - 10} more (qwirkle validate lists them all)")
-    differ = count(rescoring.differences, "claimed turn score differs", "claimed turn scores differ")
-    lines.append(f"re-scoring: {differ} from the computed ones")
+    differ = rescoring.differences
+    claims = plural(differ, "claimed turn score differs", "claimed turn scores differ")
+    lines.append(f"re-scoring: {differ} {claims} from the computed ones")
     lines.append(summary_text(analysis))
     return "\n".join(lines)
 

@@ -14,6 +14,7 @@ from qwirkle_tools.core.board import (
     Placement,
     cell_key,
     cell_text,
+    key_bounds,
     key_cell,
 )
 from qwirkle_tools.core.tiles import TILES, Tile
@@ -54,6 +55,13 @@ def test_distinct_cells_have_distinct_keys(x1: int, y1: int, x2: int, y2: int) -
 ])
 def test_cell_key_round_trips_at_the_edges(cell: tuple[int, int]) -> None:
     assert key_cell(cell_key(*cell)) == cell
+
+
+@given(st.lists(st.tuples(coords, coords), min_size=1, max_size=20))
+def test_key_bounds_are_the_bounds_of_the_cells(cells: list[tuple[int, int]]) -> None:
+    xs, ys = [x for x, _ in cells], [y for _, y in cells]
+    assert key_bounds([cell_key(x, y) for x, y in cells]) == (min(xs), min(ys), max(xs), max(ys))
+    assert Board(Placement(TILES[0], x, y) for x, y in cells).bounds() == (min(xs), min(ys), max(xs), max(ys))
 
 
 # -- placements --------------------------------------------------------------------

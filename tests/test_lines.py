@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from conftest import play
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qwirkle_tools.core.board import STEP_X, STEP_Y, Board, Placement, key_cell
+from qwirkle_tools.core.board import STEP_X, STEP_Y, Board, Placement, cell_key, key_cell
 from qwirkle_tools.core.lines import (
     ALL,
     LINE_MAX,
@@ -14,8 +15,11 @@ from qwirkle_tools.core.lines import (
     completing_tile,
     fault,
     joinable,
+    line_start,
     lines_through,
     points,
+    runs,
+    survey,
     walk,
 )
 from qwirkle_tools.core.tiles import TILES, Tile, parse_tiles
@@ -150,3 +154,86 @@ def test_walks_along_a_line_longer_than_the_rules_allow_are_bounded() -> None:
     # a line of at most 6 still comes back whole, from any of its cells
     short = {x * STEP_X: x for x in range(6)}
     assert all(walk(short, x * STEP_X, STEP_X) == (0, list(range(6))) for x in range(6))
+
+
+# -- the twins: walks kept twice for speed, cross-checked on random boards ----------------------
+
+# any tiles on a window (lines of every length up to 18, mostly invalid), or a position
+# of legal play (valid lines, Qwirkles); cells are drawn from the window and beside the tiles
+window = st.builds(cell_key, st.integers(-8, 9), st.integers(-8, 9))
+boards = st.one_of(st.dictionaries(window, st.integers(0, 35), max_size=80),
+                   st.builds(lambda seed, turns: play(seed, turns)[0], st.integers(0, 2**32), st.integers(0, 30)))
+STEPS = (STEP_X, STEP_Y)
+
+
+@st.composite
+def board_and_cell(draw: st.DrawFn) -> tuple[dict[int, int], int]:
+    cells = draw(boards)
+    how = draw(st.sampled_from(("any", "near", "end")))
+    if not cells or how == "any":
+        return cells, draw(window)
+    key = draw(st.sampled_from(sorted(cells)))
+    step = draw(st.sampled_from((STEP_X, -STEP_X, STEP_Y, -STEP_Y)))
+    if how == "near":
+        return cells, key + draw(st.sampled_from((0, step)))
+    while key in cells:  # the empty cell at the end of a line: where a sixth tile would go
+        key += step
+    return cells, key
+
+
+def literal_line(cells: dict[int, int], key: int, step: int) -> tuple[int, list[int]]:
+    """The whole line through ``key``: its first cell and tiles, one cell at a time."""
+    if key not in cells:
+        return key, []
+    start = key
+    while start - step in cells:
+        start -= step
+    tiles = []
+    k = start
+    while k in cells:
+        tiles.append(cells[k])
+        k += step
+    return start, tiles
+
+
+@settings(max_examples=200, deadline=None)
+@given(board_and_cell(), boards)
+def test_the_walk_over_the_board_and_the_walk_with_new_tiles_agree(position: tuple[dict[int, int], int],
+                                                                   new: dict[int, int]) -> None:
+    cells, key = position
+    new = {k: t for k, t in new.items() if k not in cells}
+    both = {**cells, **new}
+    for step in STEPS:
+        whole = literal_line(both, key, step)
+        assert walk(both, key, step, reach=None) == whole
+        assert walk(cells, key, step, new, reach=None) == whole
+        bounded = walk(both, key, step)
+        assert walk(cells, key, step, new) == bounded
+        if len(whole[1]) <= LINE_MAX:
+            assert bounded == whole  # a line that may be legal comes back whole
+        else:
+            assert len(bounded[1]) > LINE_MAX and fault(bounded[1]) == "line-too-long"
+        if key in both:
+            assert line_start(both, key, step, reach=None) == whole[0]
+
+
+@settings(max_examples=200, deadline=None)
+@given(boards, window, st.integers(0, 12))
+def test_runs_are_the_lines_a_stretch_holds(cells: dict[int, int], start: int, length: int) -> None:
+    for step in STEPS:
+        stretch = [cells.get(start + i * step) for i in range(length)]
+        text = " ".join("." if t is None else str(int(t)) for t in stretch)
+        assert runs(cells, start, step, length) == [[int(t) for t in part.split()] for part in text.split(".") if part.strip()]
+
+
+@settings(max_examples=200, deadline=None)
+@given(board_and_cell())
+def test_accepts_is_every_tile_that_leaves_both_walks_valid(position: tuple[dict[int, int], int]) -> None:
+    cells, key = position
+    if key in cells:
+        return
+    expected = 0
+    for t in range(36):
+        if all(survey(walk(cells, key, step, {key: t})[1])[0] >= 0 for step in STEPS):
+            expected |= 1 << t
+    assert accepts(cells, key) == expected

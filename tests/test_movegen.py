@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qwirkle_tools.core.board import Board, Placement, cell_key, key_cell
-from qwirkle_tools.core.movegen import best_move, generate, generate_raw
+from qwirkle_tools.core.movegen import RawMove, best_move, generate, generate_raw
 from qwirkle_tools.core.rules import DEFAULT_RULES, Rules, judge
 from qwirkle_tools.core.tiles import TILES, Tile, parse_tiles
 from qwirkle_tools.play.simulate import simulate
@@ -256,6 +256,8 @@ def as_board(cells: Mapping[int, int]) -> Board:
 @settings(max_examples=150, deadline=None)
 @given(position_and_rack(max_turns=14, max_rack=5), rules_variants)
 def test_every_generated_move_is_legal_with_the_same_score(position: tuple[dict[int, int], list[int]], rules: Rules) -> None:
+    # the generator's incremental scoring is a twin of judge's, kept for speed; play() reached the
+    # position turn by turn, so the board data kept from call to call is checked too
     cells, rack = position
     moves = generate(cells, rack, rules)
     generated(cells, rack, rules)  # nothing listed twice
@@ -362,3 +364,24 @@ def test_no_move_extends_a_line_longer_than_the_rules_allow() -> None:
     row = {Placement(Tile.parse(t), x, 0).key: int(Tile.parse(t)) for x, t in enumerate("rc rx rd rs rt rl rc rx rd rs".split())}
     moves = generate(row, [int(Tile.parse(t)) for t in "rc rx rd bc gc yc".split()])
     assert all(p.y != 0 for m in moves for p in m.tiles), [str(m) for m in moves if any(p.y == 0 for p in m.tiles)]
+
+
+def test_threads_generating_at_once_get_the_moves_of_one_thread() -> None:
+    # each thread keeps its own board data and growers: moves made side by side must not mix
+    from concurrent.futures import ThreadPoolExecutor
+
+    games = [game_positions(*game) for game in GAMES]
+    alone = [[generate_raw(cells, rack) for cells, rack in positions] for positions in games]
+
+    def run(positions: list[tuple[dict[int, int], list[int]]]) -> list[list[RawMove]]:
+        return [generate_raw(cells, rack) for cells, rack in positions]
+
+    import sys
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)  # threads take turns inside each call
+    try:
+        with ThreadPoolExecutor(len(games)) as pool:
+            assert list(pool.map(run, games)) == alone
+    finally:
+        sys.setswitchinterval(interval)

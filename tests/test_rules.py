@@ -21,11 +21,14 @@ from qwirkle_tools.core.board import Board, Placement, cell_key, key_cell
 from qwirkle_tools.core.movegen import generate
 from qwirkle_tools.core.rules import (
     DEFAULT_RULES,
+    Judgement,
     LineScore,
     Rules,
     ScoreBreakdown,
     check,
+    explain,
     judge,
+    judge_placed,
     playable_tile,
     score,
 )
@@ -486,6 +489,31 @@ def test_judge_agrees_with_a_literal_reading_of_the_rules(position: tuple[dict[i
     cells, bag = position
     for strategy in (line_moves(cells), garbage_moves(cells), bent_moves(cells, bag)):
         assert_agrees_with_reference(cells, data.draw(strategy), rules)
+
+
+def judgement_facts(j: Judgement) -> tuple[object, ...]:
+    return (j.violations, j.points, j.qwirkles, j.score, j.legal)
+
+
+@settings(max_examples=150, deadline=None)
+@given(positions, rules_variants, st.data())
+def test_the_fast_and_the_explaining_judge_agree(position: tuple[dict[int, int], list[int]], rules: Rules,
+                                                 data: st.DataObject) -> None:
+    # twins kept for speed: judge settles a legal move over the board with the tiles on it (and
+    # judge_placed, over the engine's board), explain walks the board and the new tiles apart
+    # and writes every message; both must reach the same judgement on every move
+    cells, bag = position
+    for strategy in (line_moves(cells), garbage_moves(cells), bent_moves(cells, bag)):
+        move = data.draw(strategy)
+        fast = judge(cells, move, rules)
+        assert judgement_facts(explain(cells, move, rules)) == judgement_facts(fast), move
+        keys = [p.key for p in move]
+        if len(set(keys)) == len(keys) and cells.keys().isdisjoint(keys):
+            after = {**cells, **{p.key: p.tile for p in move}}
+            placed = judge_placed(after, move, keys, rules)
+            assert (placed is None) == (not fast.legal), move
+            if placed is not None:
+                assert judgement_facts(placed) == judgement_facts(fast)
 
 
 @settings(max_examples=100, deadline=None)

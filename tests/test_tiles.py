@@ -9,7 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from qwirkle_tools.core.tiles import (
+    COLOUR_OF,
     COLOURS,
+    SHAPE_OF,
     SHAPES,
     TILE_COUNT,
     TILES,
@@ -19,6 +21,7 @@ from qwirkle_tools.core.tiles import (
     parse_tiles,
     tile,
     tile_names,
+    tile_number,
 )
 
 # -- the 36 tiles ---------------------------------------------------------------
@@ -32,6 +35,17 @@ def test_there_are_36_distinct_tiles_in_colour_major_order() -> None:
     assert (TILES[7].colour, TILES[7].shape) == ("orange", "cross")
     assert (TILES[35].colour, TILES[35].shape) == ("purple", "clover")
     assert {(t.colour, t.shape) for t in TILES} == {(c, s) for c in COLOURS for s in SHAPES}
+
+
+def test_the_encoding_tables_invert_tile_number() -> None:
+    numbers = [tile_number(c, s) for c in range(len(COLOURS)) for s in range(len(SHAPES))]
+    assert sorted(numbers) == list(range(36))
+    for c in range(len(COLOURS)):
+        for s in range(len(SHAPES)):
+            t = tile_number(c, s)
+            assert (COLOUR_OF[t], SHAPE_OF[t]) == (c, s)
+            assert (TILES[t].colour, TILES[t].shape) == (COLOURS[c], SHAPES[s])
+            assert tile(COLOURS[c], SHAPES[s]) == t
 
 
 @pytest.mark.parametrize(("text", "colour", "shape"), [

@@ -55,7 +55,8 @@ from ..core.board import Placement, format_move, key_cell
 from ..core.lines import LINE_MAX
 from ..core.movegen import Move, RawMove, TooManyMoves, generate_raw
 from ..core.rules import Rules
-from ..core.safetext import count, one_line
+from ..core.safetext import one_line
+from ..core.text import count, plural
 from ..core.tiles import RACK_SIZE, TILE_COUNT, TILES, Tile
 from ..formats.record import Record, Turn
 from ..play.engine import BOARD_UNKNOWN_WHY, GameState, History, TurnResult, replay
@@ -428,7 +429,7 @@ def flag_details(t: TurnAnalysis) -> tuple[tuple[str, str], ...]:
     for flag in t.flags:
         if flag == "missed-qwirkle" and t.missed_qwirkle is not None:
             m = t.missed_qwirkle
-            detail = f"{format_move(m.tiles)} makes {m.qwirkles} Qwirkle{'s' if m.qwirkles > 1 else ''}, {m.score} points"
+            detail = f"{format_move(m.tiles)} makes {m.qwirkles} {plural(m.qwirkles, 'Qwirkle')}, {m.score} points"
         elif flag == "could-place" and t.best is not None:
             detail = f"{t.action} while {format_move(t.best.tiles)} scores {t.best_score}"
         elif flag == "open-five":

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..core.safetext import one_line
+from ..core.text import cut, plural
 from ..formats.record import Record, Result, turn_text
 from ..play.engine import History, replay
 
@@ -80,14 +81,14 @@ class Rescoring:
             claim = "" if r.claimed is None else str(r.claimed)
             calc = "" if r.computed is None else str(r.computed)
             mark = "!" if r.differs else " "
-            tiles = r.tiles if len(r.tiles) <= 32 else r.tiles[:29] + "..."
+            tiles = cut(r.tiles, 32)
             out.append((
                 f"{r.turn:>4}  {one_line(r.name)[:10]:<10} {r.action:<8} {tiles:<32} {claim:>5} {calc:>5} {mark} "
                 + "  ".join(f"{t:>8}" for t in r.totals) + f"  {r.breakdown}").rstrip()
             )
         diffs = self.differences
         out.append("final: " + ", ".join(f"{n} {t}" for n, t in zip(names, self.totals))
-                   + f"; {diffs} turn score{' differs' if diffs == 1 else 's differ'}")
+                   + f"; {diffs} {plural(diffs, 'turn score differs', 'turn scores differ')}")
         return "\n".join(out)
 
 

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from ..core.findings import MAX_FINDINGS, Finding, capped
+from ..core.text import plural
 from ..formats import record as rec
 from ..formats import schema
 from ..formats.jsontext import inexact_integers
@@ -84,11 +85,8 @@ class Tally:
 
     def text(self) -> str:
         """``3 records: 2 valid, 1 invalid (2 errors, 0 warnings)``."""
-        def many(n: int, word: str) -> str:
-            return f"{n} {word}{'s' if n != 1 else ''}"
-
-        return (f"{many(self.records, 'record')}: {self.records - self.invalid} valid, {self.invalid} invalid "
-                f"({many(self.errors, 'error')}, {many(self.warnings, 'warning')})")
+        return (f"{self.records} {plural(self.records, 'record')}: {self.records - self.invalid} valid, {self.invalid} invalid "
+                f"({self.errors} {plural(self.errors, 'error')}, {self.warnings} {plural(self.warnings, 'warning')})")
 
 
 def check_data(data: object, keep_record: bool = True) -> tuple[Record | None, list[Finding]]:

@@ -35,7 +35,8 @@ from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..core.safetext import count, json_text, one_line
+from ..core.safetext import json_text, one_line
+from ..core.text import count
 from ..formats.jsontext import JSON, parse_json
 from ..formats.record import Record, from_data
 from ..play.engine import IllegalMoveError

@@ -10,7 +10,7 @@ knows nothing of legality; :mod:`qwirkle_tools.core.rules` decides that.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -26,6 +26,7 @@ STEP_X = 1 << _SHIFT
 STEP_Y = 1
 """Key difference between a cell and the cell below it."""
 _HALF = 1 << (_SHIFT - 1)
+_Y_MASK = (1 << _SHIFT) - 1
 
 
 def cell_key(x: int, y: int) -> int:
@@ -37,6 +38,18 @@ def key_cell(key: int) -> tuple[int, int]:
     """The ``(x, y)`` of a cell key; inverse of :func:`cell_key`."""
     x = (key + _HALF) >> _SHIFT
     return x, key - (x << _SHIFT)
+
+
+def key_bounds(keys: Collection[int]) -> tuple[int, int, int, int]:
+    """``(min_x, min_y, max_x, max_y)`` of some cell keys (at least one),
+    without splitting each key: keys order cells by ``x`` first, and a key
+    plus half a step in ``x`` holds ``y`` plus that half in its low bits.
+
+        >>> key_bounds([cell_key(2, -5), cell_key(-1, 3), cell_key(0, 0)])
+        (-1, -5, 2, 3)
+    """
+    ys = list(map(_Y_MASK.__and__, map(_HALF.__add__, keys)))  # y + _HALF each (map: no Python frame per key)
+    return key_cell(min(keys))[0], min(ys) - _HALF, key_cell(max(keys))[0], max(ys) - _HALF
 
 
 def cell_text(key: int) -> str:
@@ -76,7 +89,7 @@ class Placement(NamedTuple):
 
     @property
     def key(self) -> int:
-        return (self.x << _SHIFT) + self.y
+        return (self.x << _SHIFT) + self.y  # cell_key inlined: the replay reads it for every tile
 
 
 def format_move(placements: Iterable[Placement], short: bool = True) -> str:
@@ -135,8 +148,7 @@ class Board(Mapping[tuple[int, int], Tile]):
         """``(min_x, min_y, max_x, max_y)``; ``(0, 0, 0, 0)`` when empty."""
         if not self._cells:
             return (0, 0, 0, 0)
-        xs, ys = zip(*(key_cell(k) for k in self._cells))
-        return (min(xs), min(ys), max(xs), max(ys))
+        return key_bounds(self._cells)
 
     def __getitem__(self, cell: tuple[int, int]) -> Tile:
         return TILES[self._cells[cell_key(*cell)]]

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from .board import STEP_X, STEP_Y
+from .tiles import COLOUR_OF, SHAPE_OF
 
 LINE_MAX = 6
 """The longest valid line: 6 tiles (a Qwirkle)."""
@@ -30,7 +31,7 @@ ALL = (1 << 36) - 1
 """The mask of all 36 tiles."""
 
 JOIN: tuple[int, ...] = tuple(
-    sum(1 << u for u in range(36) if u != t and (u // 6 == t // 6 or u % 6 == t % 6)) for t in range(36)
+    sum(1 << u for u in range(36) if u != t and (COLOUR_OF[u] == COLOUR_OF[t] or SHAPE_OF[u] == SHAPE_OF[t])) for t in range(36)
 )
 """For each tile, the tiles that may share a line with it (its colour or its
 shape, itself excluded). Tiles that pairwise may share a line always form a
@@ -87,7 +88,7 @@ def fault(tiles: Sequence[int]) -> str | None:
     if survey(tiles)[0] >= 0:
         return None
     first = tiles[0]
-    if any(t // 6 != first // 6 for t in tiles) and any(t % 6 != first % 6 for t in tiles):
+    if any(COLOUR_OF[t] != COLOUR_OF[first] for t in tiles) and any(SHAPE_OF[t] != SHAPE_OF[first] for t in tiles):
         return "line-mixed"
     return "duplicate-in-line"
 
@@ -124,6 +125,42 @@ too long, whatever lies beyond, so no walk needs to go further (a board left
 with a row of 60,000 tiles by illegal moves must not cost 60,000 steps a tile)."""
 
 
+def line_start(cells: Mapping[int, int], key: int, step: int, reach: int | None = REACH) -> int:
+    """The first cell of the run of board tiles through ``key`` along
+    ``step``, going back at most ``reach`` cells (``None``: to the run's
+    start); ``key`` itself when the cell before it is empty.
+
+        >>> line_start({0: 0, STEP_X: 1, 3 * STEP_X: 2}, 2 * STEP_X, STEP_X) == 0
+        True
+    """
+    first = key - (reach if reach is not None else _FAR) * step
+    while key != first and key - step in cells:
+        key -= step
+    return key
+
+
+def runs(cells: Mapping[int, int], start: int, step: int, length: int) -> list[list[int]]:
+    """The tiles of each run of board tiles among the ``length`` cells from
+    ``start`` along ``step``, in order (the lines a stretch of a row or a
+    column holds; runs that go on beyond the stretch are cut at its ends).
+
+        >>> runs({0: 0, STEP_X: 1, 3 * STEP_X: 2}, 0, STEP_X, 4)
+        [[0, 1], [2]]
+    """
+    found: list[list[int]] = []
+    run: list[int] = []
+    for k in range(start, start + step * length, step):
+        t = cells.get(k)
+        if t is not None:
+            run.append(t)
+        elif run:
+            found.append(run)
+            run = []
+    if run:
+        found.append(run)
+    return found
+
+
 def walk(cells: Mapping[int, int], key: int, step: int,
          new: Mapping[int, int] | None = None, reach: int | None = REACH) -> tuple[int, list[int]]:
     """The line through cell ``key`` along ``step`` (:data:`~qwirkle_tools.core.board.STEP_X`
@@ -132,6 +169,11 @@ def walk(cells: Mapping[int, int], key: int, step: int,
 
     ``key`` itself must hold a tile (on the board or in ``new``) for the line
     to be the one through it; an empty ``key`` gives no tiles.
+
+    Two loops, one for the board alone and one over the board and ``new``,
+    are twins kept for speed (the replay walks the board alone, the
+    explaining judge over both): ``tests/test_lines.py`` cross-checks them on
+    random boards, and :func:`line_start` against both.
 
     The walk goes at most ``reach`` tiles (:data:`REACH`) beyond ``key`` each
     way (``None``: to the line's ends), so its cost is bounded: a line of at
@@ -204,7 +246,10 @@ def lines_through(cells: Mapping[int, int], keys: Iterable[int], length: int) ->
 def accepts(cells: Mapping[int, int], key: int) -> int:
     """The tiles that fit alone on the empty cell ``key``, as a mask: those
     that leave its row and its column valid (:data:`ALL` on a cell with no
-    neighbour). Each side is walked only as far as a line can be long."""
+    neighbour). Each side is walked only as far as a line can be long: a
+    twin of :func:`walk` that skips the empty cell (the analysis and the
+    dead-position check ask it of every frontier cell); ``tests/test_lines.py``
+    cross-checks it against :func:`walk` with each tile placed there."""
     get = cells.get
     m = ALL
     for step in (STEP_X, STEP_Y):
@@ -227,4 +272,4 @@ def accepts(cells: Mapping[int, int], key: int) -> int:
 
 
 __all__ = ["ALL", "FAULTS", "JOIN", "JOIN_OR_SELF", "LINE_MAX", "REACH", "accepts", "completing_tile", "fault", "joinable",
-           "lines_through", "mask", "points", "survey", "walk"]
+           "line_start", "lines_through", "mask", "points", "runs", "survey", "walk"]

@@ -24,28 +24,37 @@ their four sides; moves then grow from those cells by mask arithmetic alone.
 Each move gets one integer sort key (score, Qwirkles, then its placements as
 ``(y, x, tile)``), so putting the moves in order is a sort of integers.
 
-What depends on the board alone (its runs, what each frontier cell accepts)
-is kept, per thread, for the next call: when that call's board holds the
-same tiles and more, as in a game played or replayed turn by turn, only the
-lines through the new tiles are worked out again. Any other board is worked
-out afresh, so the results never depend on earlier calls.
+The scores are counted here as the moves grow, from the runs' lengths: a
+twin of :func:`~qwirkle_tools.core.rules.judge`'s scoring kept for speed
+(judging each of the thousands of moves a position may have would cost far more).
+``tests/test_movegen.py`` holds every generated move legal with judge's
+score and Qwirkles, on random positions reached turn by turn (so through
+the kept board data too).
+
+What depends on the board alone (its runs, what each frontier cell accepts:
+:mod:`~qwirkle_tools.core.frontier`) is kept, per thread, for the next call:
+when that call's board holds the same tiles and more, as in a game played or
+replayed turn by turn, only the lines through the new tiles are worked out
+again. Any other board is worked out afresh, so the results never depend on
+earlier calls.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress, permutations, repeat
 from typing import Any
 
 from .board import STEP_X, STEP_Y, Board, Placement, key_cell
 from .errors import QwirkleError
-from .lines import ALL, JOIN, LINE_MAX, survey, walk
+from .frontier import DEAD, FREE, NO_RUN, BoardData, Info, Placements, board_data
+from .lines import ALL, JOIN, LINE_MAX
 from .lines import points as line_points
 from .rules import DEFAULT_RULES, Rules
-from .tiles import TILES, largest_group
+from .tiles import COLOUR_OF, SHAPE_OF, TILES, largest_group
 
 
 class TooManyMoves(QwirkleError):
@@ -145,21 +154,16 @@ def best_move(
 _SET_TILES: Callable[[Move, Any], None] = Move.__dict__["tiles"].__set__
 _SET_SCORE: Callable[[Move, Any], None] = Move.__dict__["score"].__set__
 _SET_QWIRKLES: Callable[[Move, Any], None] = Move.__dict__["qwirkles"].__set__
-_new_tuple = tuple.__new__  # Placement(...) without the named tuple's Python-level __new__
 
 _ALL = ALL
 _NEIGH = JOIN  # for each tile, the tiles that may share a line with it (see qwirkle_tools.core.lines)
 _TILE_OF: dict[int, int] = {1 << t: t for t in range(36)}
 """A one-bit mask to its tile."""
-_HALF = 1 << 21
-_Y_MASK = (1 << 22) - 1
-_MARGIN = 7  # moves reach at most 6 cells beyond the board's bounds
-_SLACK = 8  # room left in a frame for the board to grow
 
 # The table of moves maps each move's sort key to (score, qwirkles, cell keys,
 # placements): placements are Placement objects for generate, else tile numbers.
 # A placement has a code, ((y - y0) * width + x - x0) * 64 + tile, in a frame
-# (x0, y0, width: see _BoardData) that keeps the codes of every possible move
+# (x0, y0, width: see BoardData) that keeps the codes of every possible move
 # positive, below 2**W, and ordered as (y, x, tile). The sort key is
 # -(score * 256 + qwirkles) << 6W, plus the codes of the move's placements in
 # line order, the first shifted left by 5W, the next by 4W, ...: so the keys sort
@@ -168,34 +172,12 @@ _Entry = tuple[int, int, tuple[int, ...], tuple[Any, ...]]
 _Make = Callable[[int], Any]
 _TILE_OF_CODE: _Make = (63).__and__
 
-_Run = tuple[int, int, int]  # (tiles that may join, tiles, length); joinable 0 if the run is invalid
-_NO_RUN: _Run = (_ALL, 0, 0)
-# per empty cell and direction: (tiles allowed there by its cross line and the run after it,
-# tiles of the run after it, tiles that may join that run, its length, cross points, cross Qwirkles)
-_Info = tuple[int, int, int, int, int, int]
-_DEAD: _Info = (0, 0, 0, 0, 0, 0)
-_FREE: _Info = (_ALL, 0, _ALL, 0, 0, 0)
-
-
-class _Placements(dict[int, Placement]):
-    """Placement code to placement, each built once."""
-
-    def __init__(self, x0: int, y0: int, width: int) -> None:
-        super().__init__()
-        self.x0, self.y0, self.width = x0, y0, width
-
-    def __missing__(self, code: int) -> Placement:
-        y, x = divmod(code >> 6, self.width)
-        p = self[code] = _new_tuple(Placement, (TILES[code & 63], x + self.x0, y + self.y0))
-        return p
-
-
 def _table(board: Board | Mapping[int, int], rack: Sequence[int], rules: Rules, largest_first: bool,
            placements: bool, limit: int | None = None) -> dict[int, _Entry]:
     cells = board.cells if isinstance(board, Board) else board
     table: dict[int, _Entry] = {}
     if not cells:
-        _opening(rack, rules, largest_first, _Placements(-1, 0, 8).__getitem__ if placements else _TILE_OF_CODE, table)
+        _opening(rack, rules, largest_first, Placements(-1, 0, 8).__getitem__ if placements else _TILE_OF_CODE, table)
         return table
     if type(cells) is not dict:
         cells = dict(cells)
@@ -213,7 +195,7 @@ def _opening(rack: Sequence[int], rules: Rules, largest_first: bool, make: _Make
     distinct = sorted({int(t) for t in rack})
     groups: set[tuple[int, ...]] = set()
     for value in range(6):
-        for members in ([t for t in distinct if t // 6 == value], [t for t in distinct if t % 6 == value]):
+        for members in ([t for t in distinct if COLOUR_OF[t] == value], [t for t in distinct if SHAPE_OF[t] == value]):
             n = len(members)
             for chosen in range(1, 1 << n):
                 groups.add(tuple(members[i] for i in range(n) if chosen >> i & 1))
@@ -235,147 +217,6 @@ def _opening(rack: Sequence[int], rules: Rules, largest_first: bool, make: _Make
             table[key] = (score, qwirkles, keys, tuple(map(make, codes)))
 
 
-class _BoardData:
-    """What the moves on a board depend on besides the rack, kept from call to
-    call (per thread): a board is usually the previous call's plus a few tiles.
-
-    ``before_x`` / ``after_x`` map each empty cell at the end of a maximal run
-    of board tiles along a row to that run; ``before_y`` / ``after_y`` the same
-    for columns. ``joinable`` maps every frontier cell (empty, beside the board)
-    to the tiles that all its neighbouring runs accept. ``cells`` (a snapshot of
-    the board), ``bonus``, and the records and infos of frontier cells, computed
-    when first needed: ``records[f] = (row, col, row length, column length, and
-    the lengths of the runs before and after f in its row, then its column,
-    and f's placement code with tile 0)``, where ``row`` / ``col`` are the tiles
-    its row / column accept; ``info_x[f]`` / ``info_y[f]`` as ``_Info`` for
-    moves along a row / column.
-
-    Placement codes (see _Entry) use a frame: ``x0``, ``y0`` and ``width``, with
-    room around the board for every move, which reaches at most 6 cells beyond
-    the board's bounds; ``w`` bits hold a code. ``placements`` maps codes to
-    Placement objects. The bounds are kept to move the frame when the board
-    outgrows it.
-    """
-
-    __slots__ = ("cells", "bonus", "before_x", "after_x", "before_y", "after_y", "joinable",
-                 "records", "info_x", "info_y", "bounds", "x0", "y0", "width", "w", "placements")
-
-    def __init__(self, cells: dict[int, int], bonus: int) -> None:
-        self.cells = dict(cells)
-        self.bonus = bonus
-        low, high = min(cells), max(cells)  # keys order cells by x first
-        ys = list(map(_Y_MASK.__and__, map(_HALF.__add__, cells)))  # y + _HALF
-        self.bounds = ((low + _HALF) >> 22, min(ys) - _HALF, (high + _HALF) >> 22, max(ys) - _HALF)
-        self.frame()
-        self.before_x, self.after_x = _runs(cells, STEP_X, cells)
-        self.before_y, self.after_y = _runs(cells, STEP_Y, cells)
-        joinable: dict[int, int] = {}
-        get = joinable.get
-        for runs in (self.before_x, self.after_x, self.before_y, self.after_y):
-            for f, run in runs.items():
-                joinable[f] = get(f, _ALL) & run[0]
-        self.joinable = joinable
-        self.records: dict[int, tuple[int, int, int, int, int, int, int, int, int]] = {}
-        self.info_x: dict[int, _Info] = {}
-        self.info_y: dict[int, _Info] = {}
-
-    def forget(self) -> None:
-        """Drop the records and infos (they hold points and codes)."""
-        self.records.clear()
-        self.info_x.clear()
-        self.info_y.clear()
-
-    def frame(self) -> None:
-        """A frame around the board's bounds, with room to grow."""
-        min_x, min_y, max_x, max_y = self.bounds
-        self.x0 = min_x - _MARGIN - _SLACK
-        self.y0 = min_y - _MARGIN - _SLACK
-        self.width = max_x - self.x0 + _MARGIN + _SLACK + 1
-        height = max_y - self.y0 + _MARGIN + _SLACK + 1
-        self.w = (height * self.width * 64).bit_length()
-        self.placements = _Placements(self.x0, self.y0, self.width)
-
-    def add(self, cells: dict[int, int], new: set[int]) -> None:
-        """Bring the data up to ``cells``: the snapshot plus the cells ``new``."""
-        self.cells = dict(cells)
-        min_x, min_y, max_x, max_y = self.bounds
-        for k in new:
-            x, y = key_cell(k)
-            min_x, min_y, max_x, max_y = min(min_x, x), min(min_y, y), max(max_x, x), max(max_y, y)
-        self.bounds = min_x, min_y, max_x, max_y
-        if (min_x - _MARGIN < self.x0 or min_y - _MARGIN < self.y0 or max_x + _MARGIN >= self.x0 + self.width
-                or (max_y + _MARGIN - self.y0 + 1) * self.width * 64 >= 1 << self.w):
-            self.frame()
-            self.forget()
-        touched = set(new)  # frontier cells whose runs changed, and cells no longer empty
-        for step, before, after in ((STEP_X, self.before_x, self.after_x), (STEP_Y, self.before_y, self.after_y)):
-            starts = set()
-            for k in new:
-                before.pop(k, None)
-                after.pop(k, None)
-                while k - step in cells:
-                    k -= step
-                starts.add(k)
-            b, a = _runs(cells, step, starts)
-            before.update(b)
-            after.update(a)
-            touched.update(b)
-            touched.update(a)
-        runs = (self.before_x, self.after_x, self.before_y, self.after_y)
-        for f in touched:
-            self.records.pop(f, None)
-            self.info_x.pop(f, None)
-            self.info_y.pop(f, None)
-            if f in cells:
-                self.joinable.pop(f, None)
-            else:
-                j = _ALL
-                for r in runs:
-                    run = r.get(f)
-                    if run is not None:
-                        j &= run[0]
-                self.joinable[f] = j
-
-
-_local = threading.local()
-
-
-def _board_data(cells: dict[int, int], bonus: int) -> _BoardData:
-    """The board data for ``cells``: this thread's last, brought up to date if
-    ``cells`` has all its cells (and more), else built afresh."""
-    data: _BoardData | None = getattr(_local, "data", None)
-    _local.data = None  # left unset if an update is interrupted
-    if data is None or not data.cells.items() <= cells.items():
-        data = _BoardData(cells, bonus)
-    else:
-        new = cells.keys() - data.cells.keys()
-        if new:
-            data.add(cells, new)
-        if data.bonus != bonus:
-            data.bonus = bonus
-            data.forget()
-    _local.data = data
-    return data
-
-
-def _runs(cells: Mapping[int, int], step: int, starts: Iterable[int]) -> tuple[dict[int, _Run], dict[int, _Run]]:
-    """The maximal runs of board tiles along ``step`` that start at ``starts``
-    (others are skipped), keyed by the empty cell just after each (first dict)
-    and just before it (second dict)."""
-    before: dict[int, _Run] = {}
-    after: dict[int, _Run] = {}
-    for k in starts:
-        if k - step in cells:
-            continue
-        _, tiles = walk(cells, k, step, reach=None)  # the whole run, for the cell after it (each run walked once)
-        n = len(tiles)
-        joins, held = survey(tiles)
-        run = (max(joins, 0), held, n)
-        after[k - step] = run
-        before[k + n * step] = run
-    return before, after
-
-
 def _moves(cells: dict[int, int], rack: int, bonus: int, placements: bool, table: dict[int, _Entry],
            limit: int | None = None) -> None:
     """Moves on a non-empty board, generated from anchors.
@@ -388,30 +229,77 @@ def _moves(cells: dict[int, int], rack: int, bonus: int, placements: bool, table
     direction (one-tile moves are listed from the anchor, once), and no time
     is spent on tiles that never reach the board.
     """
-    data = _board_data(cells, bonus)
+    data = board_data(cells, bonus)
     make = data.placements.__getitem__ if placements else _TILE_OF_CODE
     points = tuple(line_points(n, bonus) for n in range(LINE_MAX + 1))  # by line length
     qwirkle = tuple(int(n == LINE_MAX) for n in range(LINE_MAX + 1))
-    neigh = _NEIGH
+    anchors = _anchors(data, rack, points, qwirkle)
+    if not anchors:
+        return
     tile_of = _TILE_OF
     w = data.w
     top = 5 * w  # shift of the first placement's code in a sort key
-    shifts = (top, 4 * w, 3 * w, 2 * w, w, 0)  # by index in the move
     score_shift = 6 * w
-    width = data.width
+    # the growers along rows and along columns (the second value: the code difference between neighbours)
+    x = (64, data.info_x, data.joinable, rack, table, make, points, qwirkle, w)
+    y = (64 * data.width, data.info_y, data.joinable, rack, table, make, points, qwirkle, w)
+    growers: tuple[tuple[_Setup, _Grow], tuple[_Setup, _Grow]] | None = getattr(_local, "growers", None)
+    if growers is None:
+        growers = _local.growers = (_grower(STEP_X, *x), _grower(STEP_Y, *y))
+    else:
+        growers[0][0](*x)
+        growers[1][0](*y)
+    along_x, along_y = growers[0][1], growers[1][1]
+    for f, fit, (row, col, n_row, n_col, row_before, row_after, col_before, col_after, code) in anchors:
+        if limit is not None and len(table) > limit:  # (an anchor adds a few thousand moves at most)
+            raise TooManyMoves(len(table), limit)
+        score = points[n_row] + points[n_col]
+        q = qwirkle[n_row] + qwirkle[n_col]
+        base = -(score * 256 + q) << score_shift
+        keys = (f,)
+        m = fit
+        while m:
+            low = m & -m
+            m ^= low
+            c = code + tile_of[low]
+            table[base + (c << top)] = (score, q, keys, (make(c),))
+        # a second tile in the line must come from the rack too; the tiles before
+        # the anchor (on free cells only, none if a board tile is there) are fewer
+        m = row & rack
+        if m & (m - 1):
+            along_x(f, code, fit, row, n_row, points[n_col], qwirkle[n_col], 0 if row_before else m.bit_count() - 1,
+                    row_after)
+        m = col & rack
+        if m & (m - 1):
+            along_y(f, code, fit, col, n_col, points[n_row], qwirkle[n_row], 0 if col_before else m.bit_count() - 1,
+                    col_after)
+
+
+_Record = tuple[int, int, int, int, int, int, int, int, int]
+
+
+def _anchors(data: BoardData, rack: int, points: tuple[int, ...], qwirkle: tuple[int, ...]
+             ) -> list[tuple[int, int, _Record]]:
+    """The frontier cells where some rack tile may go as far as their
+    neighbours are concerned, with the tiles that may and their records
+    (see :class:`BoardData`), which are worked out and kept when first needed.
+
+    Afterwards ``data.info_x`` and ``data.info_y`` hold every frontier cell a
+    rack tile may reach; any other frontier cell is ``DEAD`` for this rack,
+    an empty cell off the frontier ``FREE``."""
     frontier = data.joinable
     records = data.records
     info_x = data.info_x
     info_y = data.info_y
+    width = data.width
     anchors = []
-    # the frontier cells where some rack tile may go as far as their neighbours are concerned
     for f in compress(frontier, map(rack.__and__, frontier.values())):
         record = records.get(f)
         if record is None:
-            bx = data.before_x.get(f, _NO_RUN)
-            ax = data.after_x.get(f, _NO_RUN)
-            by = data.before_y.get(f, _NO_RUN)
-            ay = data.after_y.get(f, _NO_RUN)
+            bx = data.before_x.get(f, NO_RUN)
+            ax = data.after_x.get(f, NO_RUN)
+            by = data.before_y.get(f, NO_RUN)
+            ay = data.after_y.get(f, NO_RUN)
             row = 0 if bx[1] & ~ax[0] else bx[0] & ax[0]
             col = 0 if by[1] & ~ay[0] else by[0] & ay[0]
             n_row = bx[2] + 1 + ax[2]
@@ -420,41 +308,59 @@ def _moves(cells: dict[int, int], rack: int, bonus: int, placements: bool, table
                 info_x[f] = (col & ax[0], ax[1], ax[0], ax[2], points[n_col], qwirkle[n_col])
                 info_y[f] = (row & ay[0], ay[1], ay[0], ay[2], points[n_row], qwirkle[n_row])
             else:
-                info_x[f] = info_y[f] = _DEAD
+                info_x[f] = info_y[f] = DEAD
             x, y = key_cell(f)
             code = ((y - data.y0) * width + x - data.x0) << 6
             record = records[f] = (row, col, n_row, n_col, bx[2], ax[2], by[2], ay[2], code)
         fit = record[0] & record[1] & rack
         if fit:
             anchors.append((f, fit, record))
-    # info_x and info_y now hold every frontier cell a rack tile may reach; any other
-    # frontier cell is _DEAD for this rack, an empty cell off the frontier _FREE
+    return anchors
 
-    # set for each anchor and direction before growing moves from it
-    step = code_step = back = back_code = free = 0
-    info = info_x
 
-    def forward(k: int, code: int, here: _Info, cand: int, joinable: int, n: int, order: int,
+_Grow = Callable[[int, int, int, int, int, int, int, int, int], None]
+_Setup = Callable[..., None]
+_local = threading.local()  # this thread's growers (see _grower; they hold the last call's table until the next)
+
+
+def _grower(step: int, code_step: int, info: dict[int, Info], frontier: dict[int, int], rack: int,
+            table: dict[int, _Entry], make: _Make, points: tuple[int, ...], qwirkle: tuple[int, ...], w: int
+            ) -> tuple[_Setup, _Grow]:
+    """``along(f, code, fit, line, n, cross, cross_q, cap, run_after)``: the moves of two or more
+    tiles with a tile of ``fit`` on anchor ``f`` (code ``code``) along ``step``; ``line`` the tiles
+    that may join the line through ``f``, of ``n`` tiles with the anchor's; ``cross`` / ``cross_q``
+    the points and Qwirkles of its cross line; at most ``cap`` tiles before the anchor, and a run
+    of ``run_after`` board tiles after it. ``forward`` places a tile of ``cand`` on empty ``k``
+    (described by ``here``) after the line so far; each result is a move, which grows again.
+    Closures over one call's values (read as cells, the fastest lookup), built once per thread and
+    direction; ``setup`` gives them the next call's values (closures built for each call cost
+    more, and leave a cycle of garbage each time)."""
+    set_backward, backward = _backward_grower(step, code_step, rack, table, make, points, qwirkle, w)
+    neigh, tile_of = _NEIGH, _TILE_OF
+    shifts = (5 * w, 4 * w, 3 * w, 2 * w, w, 0)  # shift of a placement's code in a sort key, by its index in the move
+    back = back_code = free = 0  # the cell before the anchor, its code, the free cells there: set by along
+
+    def setup(*values: Any) -> None:  # (code_step, info, ..., w), as _grower takes them
+        nonlocal code_step, info, frontier, rack, table, make, points, qwirkle, w, shifts
+        code_step, info, frontier, rack, table, make, points, qwirkle, w = values
+        shifts = (5 * w, 4 * w, 3 * w, 2 * w, w, 0)
+        set_backward(code_step, rack, table, make, points, qwirkle, w)
+
+    def forward(k: int, code: int, here: Info, cand: int, joinable: int, n: int, order: int,
                 keys: tuple[int, ...], placed: tuple[Any, ...], cross: int, cross_q: int) -> None:
-        """Place each tile of ``cand`` on empty ``k`` (described by ``here``) after
-        the line so far; each result is a move, which may grow backward and forward again."""
         _, _, run_joinable, run_n, cross_here, q_here = here
         joinable &= run_joinable
         n += 1 + run_n
-        cross += cross_here
-        cross_q += q_here
+        cross, cross_q = cross + cross_here, cross_q + q_here
         score = points[n] + cross
         q = qwirkle[n] + cross_q
-        base = -(score * 256 + q) << score_shift
+        base = -(score * 256 + q) << 6 * w
         shift = shifts[len(keys)]
         keys += (k,)
         k += step * (1 + run_n)
         next_code = code + code_step * (1 + run_n)
-        after = info.get(k)
-        if after is None:
-            after = _DEAD if k in frontier else _FREE
-        allowed = after[0] & rack
-        run_tiles = after[1]
+        after = info.get(k) or (DEAD if k in frontier else FREE)
+        allowed, run_tiles = after[0] & rack, after[1]
         while cand:
             low = cand & -cand
             cand ^= low
@@ -469,9 +375,65 @@ def _moves(cells: dict[int, int], rack: int, bonus: int, placements: bool, table
                 if left & allowed and not run_tiles & ~left:
                     forward(k, next_code, after, left & allowed, left, n, now_order, keys, now, cross, cross_q)
 
+    def along(f: int, code: int, fit: int, line: int, n: int, cross: int, cross_q: int, cap: int,
+              run_after: int) -> None:
+        nonlocal free, back, back_code
+        free = -1  # free cells before the anchor, counted when first needed
+        keys = (f,)
+        k = f + step * (1 + run_after)
+        after = info.get(k) or (DEAD if k in frontier else FREE)
+        allowed, run_tiles = after[0] & rack, after[1]
+        next_code = code + code_step * (1 + run_after)
+        while fit:
+            low = fit & -fit
+            fit ^= low
+            left = line & neigh[tile_of[low]]
+            if not left & rack:
+                continue
+            if free < 0:
+                free = _free_before(f, step, cap, frontier)
+                back, back_code = f - step, code - code_step
+            c = code + tile_of[low]
+            order = c << shifts[0]
+            now = (make(c),)
+            if free:
+                backward(back, back_code, left, n, order, keys, now, cross, cross_q, free)
+            if left & allowed and not run_tiles & ~left:
+                forward(k, next_code, after, left & allowed, left, n, order, keys, now, cross, cross_q)
+
+    return setup, along
+
+
+def _free_before(f: int, step: int, cap: int, frontier: Mapping[int, int]) -> int:
+    """How many free cells (off the frontier) lie just before ``f`` along ``step``, at most ``cap``."""
+    free = 0
+    back = f - step
+    while free < cap and back not in frontier:
+        free += 1
+        back -= step
+    return free
+
+
+def _backward_grower(step: int, code_step: int, rack: int, table: dict[int, _Entry], make: _Make,
+                     points: tuple[int, ...], qwirkle: tuple[int, ...], w: int
+                     ) -> tuple[Callable[[int, int, dict[int, _Entry], _Make, tuple[int, ...], tuple[int, ...], int], None],
+                                Callable[..., None]]:
+    """``backward(k, code, joinable, n, order, keys, placed, cross, cross_q, free)``, which adds
+    tiles on the ``free`` free cells before a move's anchor (from ``k``, no cross lines there)
+    along ``step``, and its ``setup``: closures, as in :func:`_grower`."""
+    neigh = _NEIGH
+    tile_of = _TILE_OF
+    top = 5 * w
+    score_shift = 6 * w
+
+    def setup(code_step_: int, rack_: int, table_: dict[int, _Entry], make_: _Make, points_: tuple[int, ...],
+              qwirkle_: tuple[int, ...], w_: int) -> None:
+        nonlocal code_step, rack, table, make, points, qwirkle, w, top, score_shift
+        code_step, rack, table, make, points, qwirkle, w = code_step_, rack_, table_, make_, points_, qwirkle_, w_
+        top, score_shift = 5 * w, 6 * w
+
     def backward(k: int, code: int, joinable: int, n: int, order: int, keys: tuple[int, ...],
                  placed: tuple[Any, ...], cross: int, cross_q: int, free: int) -> None:
-        """Add tiles on free cells before the anchor (no cross lines there)."""
         cand = joinable & rack
         n += 1
         score = points[n] + cross
@@ -491,67 +453,4 @@ def _moves(cells: dict[int, int], rack: int, bonus: int, placements: bool, table
                 if left & rack:
                     backward(k - step, code - code_step, left, n, now_order, keys, now, cross, cross_q, free - 1)
 
-    def along(f: int, code: int, fit: int, line: int, n: int, cross: int, cross_q: int, cap: int,
-              run_after: int) -> None:
-        """Moves of two or more tiles with a tile of ``fit`` on anchor ``f`` (code
-        ``code``), along the direction set in ``step``; ``line`` are the tiles
-        that may join the line through ``f``, of ``n`` tiles with the anchor's.
-        At most ``cap`` tiles may go before the anchor."""
-        nonlocal free, back, back_code
-        free = -1  # free cells before the anchor, counted when first needed
-        keys = (f,)
-        k = f + step * (1 + run_after)
-        after = info.get(k)
-        if after is None:
-            after = _DEAD if k in frontier else _FREE
-        allowed = after[0] & rack
-        run_tiles = after[1]
-        next_code = code + code_step * (1 + run_after)
-        while fit:
-            low = fit & -fit
-            fit ^= low
-            left = line & neigh[tile_of[low]]
-            if not left & rack:
-                continue
-            if free < 0:
-                free = 0
-                back = f - step
-                while free < cap and back not in frontier:
-                    free += 1
-                    back -= step
-                back = f - step
-                back_code = code - code_step
-            c = code + tile_of[low]
-            order = c << top
-            now = (make(c),)
-            if free:
-                backward(back, back_code, left, n, order, keys, now, cross, cross_q, free)
-            if left & allowed and not run_tiles & ~left:
-                forward(k, next_code, after, left & allowed, left, n, order, keys, now, cross, cross_q)
-
-    code_y = 64 * width  # code difference between a cell and the cell below it
-    for f, fit, (row, col, n_row, n_col, row_before, row_after, col_before, col_after, code) in anchors:
-        if limit is not None and len(table) > limit:  # (an anchor adds a few thousand moves at most)
-            raise TooManyMoves(len(table), limit)
-        score = points[n_row] + points[n_col]
-        q = qwirkle[n_row] + qwirkle[n_col]
-        base = -(score * 256 + q) << score_shift
-        keys = (f,)
-        m = fit
-        while m:
-            low = m & -m
-            m ^= low
-            c = code + tile_of[low]
-            table[base + (c << top)] = (score, q, keys, (make(c),))
-        # a second tile in the line must come from the rack too; the tiles before
-        # the anchor (on free cells only, none if a board tile is there) are fewer
-        m = row & rack
-        if m & (m - 1):
-            step, code_step, info = STEP_X, 64, info_x
-            along(f, code, fit, row, n_row, points[n_col], qwirkle[n_col], 0 if row_before else m.bit_count() - 1,
-                  row_after)
-        m = col & rack
-        if m & (m - 1):
-            step, code_step, info = STEP_Y, code_y, info_y
-            along(f, code, fit, col, n_col, points[n_row], qwirkle[n_row], 0 if col_before else m.bit_count() - 1,
-                  col_after)
+    return setup, backward

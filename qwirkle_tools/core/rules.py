@@ -2,7 +2,11 @@
 
 :func:`judge` is the one scorer: it returns every rule a move breaks (with
 the index of the tile concerned) and what the move scores, with a breakdown
-built only when asked for. What a line is, and what it scores, comes from
+built only when asked for. It has two paths, twins kept for speed: a fast
+one that settles a legal move without a message (``_formed``, also behind
+:func:`judge_placed`), and the explaining one, :func:`explain`, which says
+what is wrong; ``tests/test_rules.py`` holds them to the same judgement of
+random moves on random boards. What a line is, and what it scores, comes from
 :mod:`qwirkle_tools.core.lines`. Nothing here knows about racks, the bag or
 turns (:mod:`qwirkle_tools.play.engine` keeps that bookkeeping), except the end
 bonus rule, :meth:`Rules.end_points`, written here once.
@@ -14,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .board import STEP_X, STEP_Y, Board, Placement, cell_text, key_cell
-from .lines import FAULTS, LINE_MAX, accepts, fault, mask, points, survey, walk
+from .lines import FAULTS, LINE_MAX, accepts, fault, mask, points, runs, survey, walk
 from .tiles import TILES, Tile, tile_names
 
 
@@ -356,16 +360,7 @@ def _faulty_before(cells: Mapping[int, int], start: int, step: int, length: int)
     A move that extends a line left invalid by an earlier, already reported
     move is not blamed for it again.
     """
-    run: list[int] = []
-    for k in range(start, start + step * length, step):
-        t = cells.get(k)
-        if t is None:
-            if fault(run):
-                return True
-            run = []
-        else:
-            run.append(t)
-    return fault(run) is not None
+    return any(fault(run) is not None for run in runs(cells, start, step, length))
 
 
 def _culprit(cells: Mapping[int, int], move: Sequence[Placement], keys: list[int], placed: list[int],

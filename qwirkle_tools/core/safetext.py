@@ -26,6 +26,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .text import ELLIPSIS, count, cut, ordinal
+
 _SHORT = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
@@ -49,17 +51,17 @@ def one_line(text: str, most: int | None = None) -> str:
     ('Ana\\\\x07', 'Ana\\\\u200b', 'Ana...')
     """
     if text.isprintable():
-        return text if most is None or len(text) <= most else text[: max(0, most - 3)] + "..."
+        return text if most is None else cut(text, most)
     pieces = [c if c.isprintable() else _escape(c) for c in text]
     if most is None or sum(map(len, pieces)) <= most:
         return "".join(pieces)
-    kept, room = [], most - 3
+    kept, room = [], most - len(ELLIPSIS)
     for piece in pieces:
         room -= len(piece)
         if room < 0:
             break
         kept.append(piece)
-    return "".join(kept) + "..."
+    return "".join(kept) + ELLIPSIS
 
 
 def _json_escape(c: str) -> str:
@@ -94,23 +96,5 @@ def csv_cell(value: Any) -> Any:
     return one_line(value)
 
 
-def ordinal(n: int) -> str:
-    """``n`` as an ordinal: 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 112th.
-
-    >>> [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111, 112)]
-    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '101st', '111th', '112th']
-    """
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def count(n: int, word: str) -> str:
-    """``1 tile``, ``2 tiles``, ``0 tiles``: a number and a regular noun.
-
-        >>> count(1, "gift"), count(3, "tile")
-        ('1 gift', '3 tiles')
-    """
-    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
-
-
 __all__ = ["count", "csv_cell", "json_text", "one_line", "ordinal"]
+"""(``count`` and ``ordinal`` live in :mod:`qwirkle_tools.core.text`; release 0.1 gave them here.)"""

@@ -1,7 +1,9 @@
 """Tiles: 6 colours x 6 shapes, each an immutable value with a text form.
 
-A tile is a small ``int`` (``colour * 6 + shape``, 0 to 35) so that the rules
-engine can work on plain integers, but it prints and parses as a name::
+A tile is a small ``int`` (``colour * 6 + shape``, 0 to 35: :func:`tile_number`,
+:data:`COLOUR_OF` and :data:`SHAPE_OF` are that encoding, and nothing else
+spells it out) so that the rules engine can work on plain integers, but it
+prints and parses as a name::
 
     >>> Tile.parse("orange-square")
     Tile.parse('orange-square')
@@ -43,6 +45,23 @@ TILE_COUNT = len(COLOURS) * len(SHAPES) * COPIES
 RACK_SIZE = 6
 
 
+def tile_number(colour: int, shape: int) -> int:
+    """The number of the tile of colour index ``colour`` and shape index
+    ``shape`` (indexes into :data:`COLOURS` and :data:`SHAPES`): the one
+    statement of the encoding, which :data:`COLOUR_OF` and :data:`SHAPE_OF` invert.
+
+        >>> tile_number(1, 3), COLOUR_OF[9], SHAPE_OF[9]     # orange square
+        (9, 1, 3)
+    """
+    return colour * len(SHAPES) + shape
+
+
+COLOUR_OF: tuple[int, ...] = tuple(t // len(SHAPES) for t in range(len(COLOURS) * len(SHAPES)))
+"""Each tile number's colour index (a table: the inner loops index it)."""
+SHAPE_OF: tuple[int, ...] = tuple(t % len(SHAPES) for t in range(len(COLOURS) * len(SHAPES)))
+"""Each tile number's shape index."""
+
+
 class TileError(QwirkleError, ValueError):
     """A text that names no tile."""
 
@@ -58,11 +77,11 @@ class Tile(int):
 
     @property
     def colour(self) -> str:
-        return COLOURS[self // 6]
+        return COLOURS[COLOUR_OF[self]]
 
     @property
     def shape(self) -> str:
-        return SHAPES[self % 6]
+        return SHAPES[SHAPE_OF[self]]
 
     @property
     def name(self) -> str:
@@ -100,7 +119,7 @@ class Tile(int):
 def tile(colour: str, shape: str) -> Tile:
     """The tile of that colour and shape, both given by name."""
     try:
-        return TILES[COLOURS.index(colour) * 6 + SHAPES.index(shape)]
+        return TILES[tile_number(COLOURS.index(colour), SHAPES.index(shape))]
     except ValueError:
         raise TileError(f"no tile {colour!r} {shape!r}") from None
 
@@ -141,14 +160,14 @@ def largest_group(tiles: Iterable[int]) -> int:
     for value in range(6):
         best = max(
             best,
-            sum(1 for t in distinct if t // 6 == value),
-            sum(1 for t in distinct if t % 6 == value),
+            sum(1 for t in distinct if COLOUR_OF[t] == value),
+            sum(1 for t in distinct if SHAPE_OF[t] == value),
         )
     return best
 
 
-_NAMES: tuple[str, ...] = tuple(f"{c}-{s}" for c in COLOURS for s in SHAPES)
-_SHORT: tuple[str, ...] = tuple(c + s for c in COLOUR_CODES for s in SHAPE_CODES)
+_NAMES: tuple[str, ...] = tuple(f"{COLOURS[c]}-{SHAPES[s]}" for c, s in zip(COLOUR_OF, SHAPE_OF))
+_SHORT: tuple[str, ...] = tuple(COLOUR_CODES[c] + SHAPE_CODES[s] for c, s in zip(COLOUR_OF, SHAPE_OF))
 TILES: tuple[Tile, ...] = tuple(Tile(i) for i in range(36))
 """The 36 distinct tiles, in colour-major order."""
 BY_NAME: dict[str, Tile] = {n: TILES[i] for i, n in enumerate(_NAMES)}

@@ -33,7 +33,8 @@ from functools import partial
 
 from ..analysis.validate import Report, check_source
 from ..core.findings import Finding
-from ..core.safetext import one_line, ordinal
+from ..core.safetext import one_line
+from ..core.text import count, cut, ordinal
 from ..formats.sources import Source, input_files, sources
 from ..play.engine import sole_leader
 from ..play.seats import forfeit_seat, seat_bots
@@ -439,8 +440,8 @@ class Stats:
         """The summary for people."""
         d = self.to_data()
         games = _int(d["games"])
-        records = f"{self.records:,} record{'s' if self.records != 1 else ''}"
-        out = [f"{records}: {games:,} game{'s' if games != 1 else ''} read ({_int(d['valid']):,} valid, "
+        records = count(self.records, "record")
+        out = [f"{records}: {count(games, 'game')} read ({_int(d['valid']):,} valid, "
                f"{self.invalid:,} with errors), {self.unreadable:,} unreadable"]
         seats = d["win_rate_by_position"]
         assert isinstance(seats, dict)
@@ -485,7 +486,7 @@ class Stats:
             for p in sorted(players, key=lambda p: (-p["games"], p["player"]))[:max_players]:
                 per = "-" if p["points_lost_per_turn"] is None else f"{p['points_lost_per_turn']:.2f}"
                 name = one_line(p["player"])
-                name = name if len(name) <= 24 else name[:21] + "..."
+                name = cut(name, 24)
                 out.append(f"  {name:24}{p['games']:>7,}{p['analysed_turns']:>16,}{p['missed_qwirkles']:>17,}"
                            f"{p['points_lost']:>13,}{per:>10}")
             if len(players) > max_players:

@@ -25,6 +25,7 @@ from ..core.errors import QwirkleError
 from ..core.findings import Finding
 from ..core.rules import DEFAULT_RULES, RULE_KEYS, Rules
 from ..core.safetext import json_text
+from ..core.text import cut, plural
 from ..core.tiles import BY_NAME, Tile, format_tiles
 from .jsontext import JSON, deep_enough, parse_json
 
@@ -117,7 +118,7 @@ def turn_text(turn: Turn) -> str:
     if turn.exchanged is not None:
         return format_tiles(turn.exchanged)
     if turn.count is not None:
-        return f"{turn.count} tile{'s' if turn.count != 1 else ''}"
+        return f"{turn.count} {plural(turn.count, 'tile')}"
     return ""
 
 
@@ -274,7 +275,7 @@ def _placements(v: JSON, ptr: str) -> tuple[Placement, ...]:
 
 def _show(v: JSON) -> str:
     text = json.dumps(v, ensure_ascii=False) if not isinstance(v, str) else repr(v)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return cut(text, 60)
 
 
 def turn_from_data(d: JSON, ptr: str, lenient: bool = False) -> Turn:

@@ -17,6 +17,7 @@ from itertools import islice
 from typing import Any
 
 from ..core.findings import MAX_FINDINGS, MAX_MESSAGE, Finding, capped, make
+from ..core.text import count, cut, plural
 from .jsontext import deep_enough
 from .native import signals_held
 
@@ -91,7 +92,7 @@ def _message(error: Any, length: int | None = None) -> str:
     elif v == "additionalProperties" and isinstance(inst, dict):
         known = set(error.schema.get("properties", {}))
         extra = [k for k in inst if k not in known and not k.startswith("x-")]
-        text = (f"unknown field{'s' if len(extra) > 1 else ''} {', '.join(repr(k) for k in extra)} "
+        text = (f"unknown {plural(len(extra), 'field')} {', '.join(repr(k) for k in extra)} "
                 "(fields of your own must start with x-)")
     elif v == "type":
         wanted = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
@@ -109,21 +110,21 @@ def _message(error: Any, length: int | None = None) -> str:
     else:
         text = error.message
     text = " ".join(text.split())
-    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
+    return cut(text, MAX_MESSAGE)
 
 
 def _count(n: int, path: Any) -> str:
     """``7 tiles``, ``10,001 turns``: a list's length named after its field."""
     parts = list(path)
     keys = [p for p in parts if isinstance(p, str)]
-    word = _ITEMS.get(keys[-1], "items") if keys else "items"
+    word = _ITEMS.get(keys[-1], "item") if keys else "item"
     if keys and keys[-1] == "racks" and isinstance(parts[-1], int):
-        word = "tiles"  # one rack of the setup's racks
-    return f"{n:,} {word[:-1] if n == 1 else word}"
+        word = "tile"  # one rack of the setup's racks
+    return count(n, word)
 
 
-_ITEMS = {"turns": "turns", "players": "players", "tiles": "tiles", "scores": "scores", "board": "tiles",
-          "bag": "tiles", "racks": "racks", "rack": "tiles", "draw": "tiles"}
+_ITEMS = {"turns": "turn", "players": "player", "tiles": "tile", "scores": "score", "board": "tile",
+          "bag": "tile", "racks": "rack", "rack": "tile", "draw": "tile"}
 _BOUND = {"maxItems": "at most", "minItems": "at least", "maxLength": "at most", "minLength": "at least"}
 _TYPE_WORDS = {"object": "an object", "array": "a list", "string": "a string", "integer": "an integer",
                "number": "a number", "boolean": "true or false", "null": "null"}
@@ -131,7 +132,7 @@ _TYPE_WORDS = {"object": "an object", "array": "a list", "string": "a string", "
 
 def _short(value: Any) -> str:
     text = repr(value) if isinstance(value, str) else json.dumps(value, default=str)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return cut(text, 60)
 
 
 def check(data: Any) -> list[Finding]:

@@ -24,6 +24,7 @@ import re
 from collections.abc import Iterator
 
 from ..core.findings import MAX_FINDINGS, STOPPED, Finding, line_ends, make, text_lines
+from ..core.text import cut
 from .jsontext import JSON
 from .record import Parsed
 from .schema import MAX_PLAYERS, MAX_TURNS, PAST_MAX_TURNS
@@ -274,7 +275,7 @@ class _Sheet:
             return {"player": seat, "action": "exchange", "score": 0}
         if _POINTS.fullmatch(cell) and int(cell) <= MAX_POINTS:
             return {"player": seat, "action": "place", "score": int(cell)}
-        shown = cell if len(cell) <= 30 else cell[:27] + "..."
+        shown = cut(cell, 30)
         self.broken.add(len(self.turns))
         self.mistake(r, col, f"expected {self.names[seat]}'s points for the turn (a whole number), "
                              f"or 0, - or x for a turn that scored nothing; got {shown!r}", f"/turns/{len(self.turns)}")

@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.board import Board, Placement
 from ..core.errors import QwirkleError
-from ..core.safetext import count, one_line
-from ..core.tiles import TILES
+from ..core.safetext import one_line
+from ..core.text import count
+from ..core.tiles import COLOUR_OF, SHAPE_OF, TILES
 from ..play.engine import BOARD_UNKNOWN_WHY
 
 if TYPE_CHECKING:
@@ -181,7 +182,7 @@ def board_text(board: Board, last: Iterable[Placement] = (), colour: bool = True
                 row.append(" " * (width - 1) + (" " if x is None else "·"))
             elif colour:
                 box = _BOLD_BOX if (x, y) in marked else ""
-                row.append(f"  {box}{_ANSI[t // 6]}{SHAPE_SYMBOLS[t % 6]}{_RESET}")
+                row.append(f"  {box}{_ANSI[COLOUR_OF[t]]}{SHAPE_SYMBOLS[SHAPE_OF[t]]}{_RESET}")
             else:
                 row.append(f" *{TILES[t].short}" if (x, y) in marked else f"  {TILES[t].short}")
         lines.append("".join(row).rstrip())
@@ -269,8 +270,8 @@ def board_figure(
             linewidth=2.2 if ghost or (x, y) in marked else 0.5,
             linestyle="--" if ghost else "-",
         ))
-        colour = COLOUR_HEX[t // 6]
-        for kind, args in _shape(t % 6, x, y, 0.5):
+        colour = COLOUR_HEX[COLOUR_OF[t]]
+        for kind, args in _shape(SHAPE_OF[t], x, y, 0.5):
             if kind == "circle":
                 cx, cy, r = args
                 ax.add_patch(Circle((cx, cy), r, facecolor=colour, edgecolor="none", alpha=0.45 if ghost else 1.0))
@@ -283,12 +284,12 @@ def board_figure(
         tile(x, y, t, ghost=True)
     for x, y, t in ring_cells:  # an open five's completing cell: a red ring, the missing tile small inside
         ax.add_patch(Circle((x, y), 0.44, facecolor="none", edgecolor="#d00000", linewidth=2.0, linestyle=":"))
-        for kind, args in _shape(t % 6, x, y, 0.3):
+        for kind, args in _shape(SHAPE_OF[t], x, y, 0.3):
             if kind == "circle":
                 cx, cy, r = args
-                ax.add_patch(Circle((cx, cy), r, facecolor=COLOUR_HEX[t // 6], edgecolor="#1b1b1b", linewidth=0.6))
+                ax.add_patch(Circle((cx, cy), r, facecolor=COLOUR_HEX[COLOUR_OF[t]], edgecolor="#1b1b1b", linewidth=0.6))
             else:
-                ax.add_patch(Polygon(args, closed=True, facecolor=COLOUR_HEX[t // 6], edgecolor="#1b1b1b",
+                ax.add_patch(Polygon(args, closed=True, facecolor=COLOUR_HEX[COLOUR_OF[t]], edgecolor="#1b1b1b",
                                      linewidth=0.6))
     ax.set_xlim(min_x - 0.6, max_x + 0.6)
     ax.set_ylim(max_y + 0.6, min_y - 0.6)  # y grows downward

@@ -16,6 +16,7 @@ from ..analysis.analyse import Analysis, analyse, annotated, summary_text
 from ..analysis.rescore import Rescoring, rescore
 from ..core.findings import Finding
 from ..core.safetext import csv_cell, one_line
+from ..core.text import plural
 from ..formats.record import Record, dumps
 from ..play.engine import History, replay
 
@@ -70,7 +71,8 @@ def summary(name: str, history: History, rescoring: Rescoring, analysis: Analysi
         if len(findings) > 10:
             lines.append(f"  ... and {len(findings) - 10} more (qwirkle validate lists them all)")
     differ = rescoring.differences
-    lines.append(f"re-scoring: {differ} claimed turn score{' differs' if differ == 1 else 's differ'} from the computed ones")
+    claims = plural(differ, "claimed turn score differs", "claimed turn scores differ")
+    lines.append(f"re-scoring: {differ} {claims} from the computed ones")
     lines.append(summary_text(analysis))
     return "\n".join(lines)
 

@@ -42,7 +42,7 @@ from ..core.errors import QwirkleError
 from ..core.findings import MAX_FINDINGS, Finding, capped, make
 from ..core.lines import fault, walk
 from ..core.rules import DEFAULT_RULES, Judgement, Rules, ScoreBreakdown, dead, explain, judge_placed, playable_tile
-from ..core.safetext import count
+from ..core.text import count, cut
 from ..core.tiles import COPIES, RACK_SIZE, TILE_COUNT, TILES, largest_group, tile_names
 from ..formats.record import Rack, Record, Setup, Turn, turn_text
 
@@ -243,7 +243,7 @@ class Game:
         if self.names is None:
             return f"seat {p}"
         name = self.names[p]
-        return f"{name if len(name) <= 24 else name[:21] + '...'} (seat {p})"
+        return f"{cut(name, 24)} (seat {p})"
 
     def _raise_peaks(self, t: int) -> None:
         count = self.seen[t]

@@ -48,7 +48,7 @@ from ..core.errors import QwirkleError
 from ..core.findings import make
 from ..core.movegen import generate
 from ..core.rules import DEFAULT_RULES, Rules, dead, judge, judge_placed, playable_tile
-from ..core.safetext import count
+from ..core.text import count
 from ..core.tiles import COPIES, RACK_SIZE, TILES, Tile, format_tiles, largest_group, parse_tiles, tile_names
 from ..formats.jsontext import JSON
 from ..formats.record import Player, Record, Result, Setup, Turn

@@ -1,0 +1,183 @@
+"""What the move generator knows of a board besides the rack, kept from call to call.
+
+The board's runs of tiles along rows and columns, keyed by the empty cells
+at their ends; what each frontier cell (an empty cell beside the board)
+accepts; and, worked out when first needed, each frontier cell's record and
+infos, which :mod:`~qwirkle_tools.core.movegen` grows its moves from. They
+are kept, per thread, for the next call: when that call's board holds the
+same tiles and more, as in a game played or replayed turn by turn, only the
+lines through the new tiles are worked out again (:func:`board_data`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Mapping
+
+from .board import STEP_X, STEP_Y, Placement, key_bounds, key_cell
+from .lines import ALL, line_start, survey, walk
+from .tiles import TILES
+
+_new_tuple = tuple.__new__  # Placement(...) without the named tuple's Python-level __new__
+_MARGIN = 7  # moves reach at most 6 cells beyond the board's bounds
+_SLACK = 8  # room left in a frame for the board to grow
+
+Run = tuple[int, int, int]  # (tiles that may join, tiles, length); joinable 0 if the run is invalid
+NO_RUN: Run = (ALL, 0, 0)
+# per empty cell and direction: (tiles allowed there by its cross line and the run after it,
+# tiles of the run after it, tiles that may join that run, its length, cross points, cross Qwirkles)
+Info = tuple[int, int, int, int, int, int]
+DEAD: Info = (0, 0, 0, 0, 0, 0)
+FREE: Info = (ALL, 0, ALL, 0, 0, 0)
+
+
+class Placements(dict[int, Placement]):
+    """Placement code to placement, each built once."""
+
+    def __init__(self, x0: int, y0: int, width: int) -> None:
+        super().__init__()
+        self.x0, self.y0, self.width = x0, y0, width
+
+    def __missing__(self, code: int) -> Placement:
+        y, x = divmod(code >> 6, self.width)
+        p = self[code] = _new_tuple(Placement, (TILES[code & 63], x + self.x0, y + self.y0))
+        return p
+
+
+class BoardData:
+    """What the moves on a board depend on besides the rack, kept from call to
+    call (per thread): a board is usually the previous call's plus a few tiles.
+
+    ``before_x`` / ``after_x`` map each empty cell at the end of a maximal run
+    of board tiles along a row to that run; ``before_y`` / ``after_y`` the same
+    for columns. ``joinable`` maps every frontier cell (empty, beside the board)
+    to the tiles that all its neighbouring runs accept. ``cells`` (a snapshot of
+    the board), ``bonus``, and the records and infos of frontier cells, computed
+    when first needed: ``records[f] = (row, col, row length, column length, and
+    the lengths of the runs before and after f in its row, then its column,
+    and f's placement code with tile 0)``, where ``row`` / ``col`` are the tiles
+    its row / column accept; ``info_x[f]`` / ``info_y[f]`` as ``Info`` for
+    moves along a row / column.
+
+    Placement codes (see _Entry) use a frame: ``x0``, ``y0`` and ``width``, with
+    room around the board for every move, which reaches at most 6 cells beyond
+    the board's bounds; ``w`` bits hold a code. ``placements`` maps codes to
+    Placement objects. The bounds are kept to move the frame when the board
+    outgrows it.
+    """
+
+    __slots__ = ("cells", "bonus", "before_x", "after_x", "before_y", "after_y", "joinable",
+                 "records", "info_x", "info_y", "bounds", "x0", "y0", "width", "w", "placements")
+
+    def __init__(self, cells: dict[int, int], bonus: int) -> None:
+        self.cells = dict(cells)
+        self.bonus = bonus
+        self.bounds = key_bounds(cells)
+        self.frame()
+        self.before_x, self.after_x = _runs(cells, STEP_X, cells)
+        self.before_y, self.after_y = _runs(cells, STEP_Y, cells)
+        joinable: dict[int, int] = {}
+        get = joinable.get
+        for runs in (self.before_x, self.after_x, self.before_y, self.after_y):
+            for f, run in runs.items():
+                joinable[f] = get(f, ALL) & run[0]
+        self.joinable = joinable
+        self.records: dict[int, tuple[int, int, int, int, int, int, int, int, int]] = {}
+        self.info_x: dict[int, Info] = {}
+        self.info_y: dict[int, Info] = {}
+
+    def forget(self) -> None:
+        """Drop the records and infos (they hold points and codes)."""
+        self.records.clear()
+        self.info_x.clear()
+        self.info_y.clear()
+
+    def frame(self) -> None:
+        """A frame around the board's bounds, with room to grow."""
+        min_x, min_y, max_x, max_y = self.bounds
+        self.x0 = min_x - _MARGIN - _SLACK
+        self.y0 = min_y - _MARGIN - _SLACK
+        self.width = max_x - self.x0 + _MARGIN + _SLACK + 1
+        height = max_y - self.y0 + _MARGIN + _SLACK + 1
+        self.w = (height * self.width * 64).bit_length()
+        self.placements = Placements(self.x0, self.y0, self.width)
+
+    def add(self, cells: dict[int, int], new: set[int]) -> None:
+        """Bring the data up to ``cells``: the snapshot plus the cells ``new``."""
+        self.cells = dict(cells)
+        min_x, min_y, max_x, max_y = self.bounds
+        for k in new:
+            x, y = key_cell(k)
+            min_x, min_y, max_x, max_y = min(min_x, x), min(min_y, y), max(max_x, x), max(max_y, y)
+        self.bounds = min_x, min_y, max_x, max_y
+        if (min_x - _MARGIN < self.x0 or min_y - _MARGIN < self.y0 or max_x + _MARGIN >= self.x0 + self.width
+                or (max_y + _MARGIN - self.y0 + 1) * self.width * 64 >= 1 << self.w):
+            self.frame()
+            self.forget()
+        touched = set(new)  # frontier cells whose runs changed, and cells no longer empty
+        for step, before, after in ((STEP_X, self.before_x, self.after_x), (STEP_Y, self.before_y, self.after_y)):
+            starts = set()
+            for k in new:
+                before.pop(k, None)
+                after.pop(k, None)
+                starts.add(line_start(cells, k, step, reach=None))
+            b, a = _runs(cells, step, starts)
+            before.update(b)
+            after.update(a)
+            touched.update(b)
+            touched.update(a)
+        runs = (self.before_x, self.after_x, self.before_y, self.after_y)
+        for f in touched:
+            self.records.pop(f, None)
+            self.info_x.pop(f, None)
+            self.info_y.pop(f, None)
+            if f in cells:
+                self.joinable.pop(f, None)
+            else:
+                j = ALL
+                for r in runs:
+                    run = r.get(f)
+                    if run is not None:
+                        j &= run[0]
+                self.joinable[f] = j
+
+
+_local = threading.local()
+
+
+def board_data(cells: dict[int, int], bonus: int) -> BoardData:
+    """The board data for ``cells``: this thread's last, brought up to date if
+    ``cells`` has all its cells (and more), else built afresh."""
+    data: BoardData | None = getattr(_local, "data", None)
+    _local.data = None  # left unset if an update is interrupted
+    if data is None or not data.cells.items() <= cells.items():
+        data = BoardData(cells, bonus)
+    else:
+        new = cells.keys() - data.cells.keys()
+        if new:
+            data.add(cells, new)
+        if data.bonus != bonus:
+            data.bonus = bonus
+            data.forget()
+    _local.data = data
+    return data
+
+
+def _runs(cells: Mapping[int, int], step: int, starts: Iterable[int]) -> tuple[dict[int, Run], dict[int, Run]]:
+    """The maximal runs of board tiles along ``step`` that start at ``starts``
+    (others are skipped), keyed by the empty cell just after each (first dict)
+    and just before it (second dict)."""
+    before: dict[int, Run] = {}
+    after: dict[int, Run] = {}
+    for k in starts:
+        if k - step in cells:
+            continue
+        _, tiles = walk(cells, k, step, reach=None)  # the whole run, for the cell after it (each run walked once)
+        n = len(tiles)
+        joins, held = survey(tiles)
+        run = (max(joins, 0), held, n)
+        after[k - step] = run
+        before[k + n * step] = run
+    return before, after
+
+

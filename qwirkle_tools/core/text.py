@@ -1,0 +1,60 @@
+"""Small words for messages: a count with its noun, an ordinal, a text cut short.
+
+The one home of these (the package wrote "s if n != 1" in seven places and
+had two ordinals that disagreed). They know English's regular forms only: an
+irregular plural is given (``count(2, "turn score differs", "turn scores differ")``).
+Nothing here escapes text: :mod:`qwirkle_tools.core.safetext` does that.
+
+    >>> count(1, "error"), count(2, "error"), count(0, "error"), count(12_000, "turn")
+    ('1 error', '2 errors', '0 errors', '12,000 turns')
+    >>> ordinal(21), cut("a long player name", 10)
+    ('21st', 'a long ...')
+"""
+
+from __future__ import annotations
+
+ELLIPSIS = "..."
+"""What :func:`cut` puts where it cut (three dots: every output takes them)."""
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``word`` as it goes with ``n``: itself for 1, else ``many`` (by default
+    ``word`` and an ``s``).
+
+        >>> plural(1, "field"), plural(3, "field"), plural(2, "score differs", "scores differ")
+        ('field', 'fields', 'scores differ')
+    """
+    return word if n == 1 else many if many is not None else word + "s"
+
+
+def count(n: int, word: str, many: str | None = None) -> str:
+    """``n`` (with thousands separated) and ``word`` as :func:`plural` gives it.
+
+        >>> count(1, "gift"), count(3, "tile"), count(1_000, "tile"), count(2, "turn score differs", "turn scores differ")
+        ('1 gift', '3 tiles', '1,000 tiles', '2 turn scores differ')
+    """
+    return f"{n:,} {plural(n, word, many)}"
+
+
+def ordinal(n: int) -> str:
+    """``n`` as an ordinal: 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 112th.
+
+    >>> [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111, 112)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '101st', '111th', '112th']
+    """
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def cut(text: str, most: int) -> str:
+    """``text`` if it has at most ``most`` characters, else its start and
+    :data:`ELLIPSIS`, ``most`` characters in all (just the dots if ``most`` < 3).
+    It does not make the text safe to show (:func:`~qwirkle_tools.core.safetext.one_line` does).
+
+        >>> cut("Ana", 6), cut("Ana Ben", 6), cut("Ana Ben", 7)
+        ('Ana', 'Ana...', 'Ana Ben')
+    """
+    return text if len(text) <= most else text[: max(0, most - len(ELLIPSIS))] + ELLIPSIS
+
+
+__all__ = ["ELLIPSIS", "count", "cut", "ordinal", "plural"]

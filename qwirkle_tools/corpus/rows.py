@@ -504,8 +504,7 @@ def _wins_lines(title: str, rows: object, most: int) -> list[str]:
     assert isinstance(rows, list)
     out = ["", title, f"  {'':24}{'games':>7}{'wins':>7}{'win rate':>10}"]
     for r in rows[:most]:
-        name = one_line(r["name"])
-        name = name if len(name) <= 24 else name[:21] + "..."
+        name = cut(one_line(r["name"]), 24)
         rate = "-" if r["win_rate"] is None else f"{r['win_rate']:.1%}"
         out.append(f"  {name:24}{r['games']:>7,}{r['wins']:>7,}{rate:>10}")
     if len(rows) > most:

@@ -522,7 +522,7 @@ def _walked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """A counter of the tiles every line walk of the replay returns (its cost)."""
     import qwirkle_tools.core.lines as lines_module
     import qwirkle_tools.core.rules as rules_module
-    import qwirkle_tools.play.engine as engine_module
+    import qwirkle_tools.play.turns as engine_module
 
     tiles = [0]
     walk = lines_module.walk
@@ -618,7 +618,7 @@ def _arrays(node: Any) -> list[dict[str, Any]]:
 
 def test_findings_are_capped_per_record_with_one_note(monkeypatch: pytest.MonkeyPatch) -> None:
     import qwirkle_tools.core.findings as findings_module
-    import qwirkle_tools.play.engine as engine_module
+    import qwirkle_tools.play.state as engine_module
     from qwirkle_tools.core.findings import MAX_FINDINGS
 
     turns = [{"player": 0, "action": "pass"} for _ in range(MAX_FINDINGS + 500)]  # every one out of turn...

@@ -194,84 +194,6 @@ class Ledger:
             for p in unknown:
                 self.size[p] = 0
 
-    # -- the starting position -----------------------------------------------------
-
-    def set_racks(self, setup: Setup | None) -> tuple[bool, bool]:
-        """The setup's racks; whether they were stated (one per seat) and whether every one was read."""
-        if setup is None or setup.racks is None:
-            return False, True
-        n = len(self.known)
-        if len(setup.racks) != n:
-            self.notes.add("bad-setup", None, "/setup/racks", f"the setup gives {len(setup.racks)} racks for {n} players")
-            return False, True
-        whole = True
-        for p, rack in enumerate(setup.racks):
-            if isinstance(rack, int):
-                self.size[p] = rack
-                continue
-            if self.notes.too_many(rack, RACK_SIZE, None, f"/setup/racks/{p}", f"the setup's rack of {self.who[p]} holds"):
-                whole = False
-                continue
-            for j, t in enumerate(rack):
-                self.add_seen(t, None, f"/setup/racks/{p}/{j}", "in the setup's rack of", p)
-            self.known[p] = list(rack)
-            self.size[p] = len(rack)
-        return True, whole
-
-    def set_bag(self, setup: Setup | None, on_board: int, racks_stated: bool, whole: bool) -> None:
-        """The setup's bag, and the sizes that the board, bag and racks imply
-        (``whole``: every list of the setup was read, so their sums tell)."""
-        notes = self.notes
-        n = len(self.known)
-        off = TILE_COUNT - on_board  # tiles in racks and bag
-        bag: int | None = None
-        if setup is not None and setup.bag is not None:
-            if isinstance(setup.bag, int):
-                bag = setup.bag
-            elif notes.too_many(setup.bag, TILE_COUNT, None, "/setup/bag", "the setup's bag holds"):
-                whole = False
-            else:
-                bag = len(setup.bag)
-                self.bag_tiles = [0] * len(TILES)
-                for j, t in enumerate(setup.bag):
-                    self.bag_tiles[t] += 1
-                    self.add_seen(t, None, f"/setup/bag/{j}", "in the setup's bag")
-        sizes = self.size
-        if not whole:  # a list not read: the sums of board, bag and racks tell nothing
-            pass
-        elif racks_stated:
-            total = sum(s for s in sizes if s is not None)
-            if bag is None:
-                bag = off - total
-                if bag < 0:
-                    notes.add("bad-setup", None, "/setup/racks",
-                              f"the racks hold {total} tiles, but only {off} are off the board")
-                    bag = None
-            elif bag + total != off:
-                notes.add("bad-setup", None, "/setup/bag", f"the board ({on_board}), the bag ({bag}) and the racks ({total}) "
-                          f"hold {on_board + bag + total} tiles, not {TILE_COUNT}")
-            if bag and any(s is not None and s < RACK_SIZE for s in sizes):
-                notes.add("bad-setup", None, "/setup/racks",
-                          f"a rack holds fewer than {RACK_SIZE} tiles while the bag holds {bag}")
-        else:
-            rest = None if bag is None else off - bag
-            if bag is None:
-                bag = max(0, off - RACK_SIZE * n)
-                rest = off - bag
-            assert rest is not None
-            if rest < 0 or rest > RACK_SIZE * n or (bag and rest != RACK_SIZE * n):
-                notes.add("bad-setup", None, "/setup/bag",
-                          f"with {on_board} tiles on the board and {bag} in the bag, the {n} racks would hold {rest} tiles"
-                          + (f": while the bag holds tiles every rack holds {RACK_SIZE}" if bag else ""))
-            elif rest == RACK_SIZE * n or rest == 0:
-                for p in range(n):
-                    sizes[p] = rest // n
-            else:  # an empty bag and short racks: only their sum is known
-                self.rack_total = rest
-        self.bag = bag
-        if racks_stated and bag == 0:
-            self.rack_total = sum(s for s in sizes if s is not None) if None not in sizes else None
-
     # -- a turn's tiles --------------------------------------------------------------
 
     def given_rack(self, n: int, base: str, p: int, rack: Sequence[int]) -> None:
@@ -452,6 +374,85 @@ class Ledger:
                 self.seen[t] -= 1
 
 
+# -- the starting position: a setup read into a ledger ---------------------------------------
+
+def set_racks(ledger: Ledger, setup: Setup | None) -> tuple[bool, bool]:
+    """The setup's racks; whether they were stated (one per seat) and whether every one was read."""
+    if setup is None or setup.racks is None:
+        return False, True
+    n = len(ledger.known)
+    if len(setup.racks) != n:
+        ledger.notes.add("bad-setup", None, "/setup/racks", f"the setup gives {len(setup.racks)} racks for {n} players")
+        return False, True
+    whole = True
+    for p, rack in enumerate(setup.racks):
+        if isinstance(rack, int):
+            ledger.size[p] = rack
+            continue
+        if ledger.notes.too_many(rack, RACK_SIZE, None, f"/setup/racks/{p}", f"the setup's rack of {ledger.who[p]} holds"):
+            whole = False
+            continue
+        for j, t in enumerate(rack):
+            ledger.add_seen(t, None, f"/setup/racks/{p}/{j}", "in the setup's rack of", p)
+        ledger.known[p] = list(rack)
+        ledger.size[p] = len(rack)
+    return True, whole
+
+def set_bag(ledger: Ledger, setup: Setup | None, on_board: int, racks_stated: bool, whole: bool) -> None:
+    """The setup's bag, and the sizes that the board, bag and racks imply
+    (``whole``: every list of the setup was read, so their sums tell)."""
+    notes = ledger.notes
+    n = len(ledger.known)
+    off = TILE_COUNT - on_board  # tiles in racks and bag
+    bag: int | None = None
+    if setup is not None and setup.bag is not None:
+        if isinstance(setup.bag, int):
+            bag = setup.bag
+        elif notes.too_many(setup.bag, TILE_COUNT, None, "/setup/bag", "the setup's bag holds"):
+            whole = False
+        else:
+            bag = len(setup.bag)
+            ledger.bag_tiles = [0] * len(TILES)
+            for j, t in enumerate(setup.bag):
+                ledger.bag_tiles[t] += 1
+                ledger.add_seen(t, None, f"/setup/bag/{j}", "in the setup's bag")
+    sizes = ledger.size
+    if not whole:  # a list not read: the sums of board, bag and racks tell nothing
+        pass
+    elif racks_stated:
+        total = sum(s for s in sizes if s is not None)
+        if bag is None:
+            bag = off - total
+            if bag < 0:
+                notes.add("bad-setup", None, "/setup/racks",
+                          f"the racks hold {total} tiles, but only {off} are off the board")
+                bag = None
+        elif bag + total != off:
+            notes.add("bad-setup", None, "/setup/bag", f"the board ({on_board}), the bag ({bag}) and the racks ({total}) "
+                      f"hold {on_board + bag + total} tiles, not {TILE_COUNT}")
+        if bag and any(s is not None and s < RACK_SIZE for s in sizes):
+            notes.add("bad-setup", None, "/setup/racks",
+                      f"a rack holds fewer than {RACK_SIZE} tiles while the bag holds {bag}")
+    else:
+        rest = None if bag is None else off - bag
+        if bag is None:
+            bag = max(0, off - RACK_SIZE * n)
+            rest = off - bag
+        assert rest is not None
+        if rest < 0 or rest > RACK_SIZE * n or (bag and rest != RACK_SIZE * n):
+            notes.add("bad-setup", None, "/setup/bag",
+                      f"with {on_board} tiles on the board and {bag} in the bag, the {n} racks would hold {rest} tiles"
+                      + (f": while the bag holds tiles every rack holds {RACK_SIZE}" if bag else ""))
+        elif rest == RACK_SIZE * n or rest == 0:
+            for p in range(n):
+                sizes[p] = rest // n
+        else:  # an empty bag and short racks: only their sum is known
+            ledger.rack_total = rest
+    ledger.bag = bag
+    if racks_stated and bag == 0:
+        ledger.rack_total = sum(s for s in sizes if s is not None) if None not in sizes else None
+
+
 class Dealer:
     """The dealer's ledger: every rack and the bag, in draw order (the last tile is drawn first).
 
@@ -542,4 +543,5 @@ class Dealer:
         return pass_problem(who, len(self.bag), cells, rack)
 
 
-__all__ = ["Dealer", "Ledger", "Problem", "exchange_problem", "minus", "missing", "opening_problem", "pass_problem"]
+__all__ = ["Dealer", "Ledger", "Problem", "exchange_problem", "minus", "missing", "opening_problem", "pass_problem", "set_bag",
+           "set_racks"]

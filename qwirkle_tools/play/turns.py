@@ -43,7 +43,7 @@ from ..core.rules import DEFAULT_RULES, Judgement, Rules, dead, explain, judge_p
 from ..core.safetext import count
 from ..core.tiles import COPIES, RACK_SIZE, TILE_COUNT, TILES, largest_group, tile_names
 from ..formats.record import Record, Setup, Turn, turn_text
-from .ledger import Ledger, opening_problem, pass_problem
+from .ledger import Ledger, opening_problem, pass_problem, set_bag, set_racks
 from .state import GameState, IllegalMoveError, Notes, TurnResult, qwirkles
 
 
@@ -77,9 +77,9 @@ class Game:
         self.played: list[Turn] = []  # the turns played with play(), to rebuild the game after a refusal
         self.notes = Notes()
         self.findings = self.notes.kept
-        self.ledger = Ledger([self._name(p) for p in range(n)], self.notes)
+        self.ledger = Ledger([_seat_name(self.names, p) for p in range(n)], self.notes)
         self._record = record
-        self._setup()
+        _set_up(self)
         if strict:
             self._refuse("setup: ")
 
@@ -87,8 +87,6 @@ class Game:
     def from_record(cls, record: Record, strict: bool = False) -> Game:
         """A game at the record's starting position (its turns not played)."""
         return cls([p.name for p in record.players], record.rules, record.setup, strict, record)
-
-    # -- helpers -------------------------------------------------------------
 
     @property
     def dropped(self) -> int:
@@ -105,62 +103,11 @@ class Game:
         found than :data:`~qwirkle_tools.core.findings.MAX_FINDINGS` (those are not kept)."""
         return self.notes.all()
 
-    def _name(self, p: int) -> str:
-        if self.names is None:
-            return f"seat {p}"
-        name = self.names[p]
-        return f"{name if len(name) <= 24 else name[:21] + '...'} (seat {p})"
-
     def _refuse(self, what: str) -> None:
         """In a strict game, the first error found raises (the caller has put the game back)."""
         f = self.notes.error
         if f is not None:
             raise IllegalMoveError(f"{what}{f.code}: {f.message}", f)
-
-    # -- the starting position -------------------------------------------------
-
-    def _setup(self) -> None:
-        setup = self.setup
-        whole = self._setup_board(setup.board if setup is not None else ())
-        racks_stated, racks_read = self.ledger.set_racks(setup)
-        if setup is not None and setup.scores is not None:
-            if len(setup.scores) != self.n:
-                self.notes.add("bad-setup", None, "/setup/scores",
-                               f"the setup gives {len(setup.scores)} scores for {self.n} players")
-            else:
-                self.totals = list(setup.scores)
-                self.claimed = list(setup.scores)
-        self.ledger.set_bag(setup, len(self.cells), racks_stated, whole and racks_read)
-
-    def _setup_board(self, board: Sequence[Placement]) -> bool:
-        """The setup's board, its lines checked; whether it was read."""
-        cells = self.cells
-        notes = self.notes
-        if notes.too_many(board, TILE_COUNT, None, "/setup/board", "the setup's board holds"):
-            self.board_known = False
-            return False
-        for j, pl in enumerate(board):
-            ptr = f"/setup/board/{j}"
-            key = pl.key
-            if key in cells:
-                notes.add("cell-occupied", None, ptr, f"setup puts {pl.tile} on {cell_text(key)}, where {TILES[cells[key]]} lies")
-                continue
-            cells[key] = pl.tile
-            self.ledger.add_seen(pl.tile, None, ptr, "in the setup")
-        faults: list[tuple[int, int, str, list[int]]] = []  # (first tile's index, step, code, tiles)
-        first = {pl.key: j for j, pl in reversed(list(enumerate(board)))}
-        for key, j in first.items():
-            for step in (STEP_X, STEP_Y):
-                if key - step in cells:
-                    continue  # each line is walked once, from its first cell (walks from every tile would cost n^2)
-                _, tiles = walk(cells, key, step)
-                code = fault(tiles)
-                if code:
-                    line = range(key, key + len(tiles) * step, step)  # named by the first of its tiles in the setup
-                    faults.append((min(first.get(k, j) for k in line), step, code, tiles))
-        for j, _, code, tiles in sorted(faults, key=lambda f: (f[0], -f[1])):
-            notes.add(code, None, f"/setup/board/{j}", f"the setup holds an invalid line: {tile_names(tiles)}")
-        return True
 
     def state(self) -> GameState:
         """The state now (a snapshot: playing on does not change it)."""
@@ -312,7 +259,7 @@ class Game:
             return False
         if self.expected is not None and p != self.expected:
             self.notes.add("turn-order", n, f"{base}/player",
-                           f"{self._name(p)} plays, but it is {self._name(self.expected)}'s turn")
+                           f"{self.ledger.who[p]} plays, but it is {self.ledger.who[self.expected]}'s turn")
         self.expected = (p + 1) % self.n
         if self.first_turn_player is None:
             self.first_turn_player = p
@@ -330,7 +277,7 @@ class Game:
         meaningful, but its claimed score is not compared with that count.
         """
         ledger = self.ledger
-        tiles = self._readable(n, base, p, turn)
+        tiles = _readable(self, n, base, p, turn)
         if tiles is None:  # a score-sheet turn: the board and bag are no longer known
             self.board_known = False
             ledger.bag = None
@@ -346,31 +293,12 @@ class Game:
             keys.append(pl.key)
         for t in ledger.take(n, base, p, placed, "places"):  # newly seen tiles
             ledger.add_seen(t, n, f"{base}/tiles/{placed.index(t)}", "placed by", p)
-        cells = self.cells
-        fresh = (len(keys) == 1 or len(set(keys)) == len(keys)) and cells.keys().isdisjoint(keys)
-        if fresh:  # put the tiles down, then judge the move on the one board
-            for k, t in zip(keys, placed):
-                cells[k] = t
-        judgement = None
+        judgement = _lay(self.cells, tiles, keys, placed, self.rules, self.board_known)
         points: int | None = None
-        if self.board_known:
-            judgement = judge_placed(cells, tiles, keys, self.rules) if fresh else None
-            if judgement is None:  # illegal (or on taken cells): judged again, for the reasons
-                if fresh:  # on the board as it was (the tiles lifted, not the board copied: that costs n a turn)
-                    for k in keys:
-                        del cells[k]
-                try:
-                    judgement = explain(cells, tiles, self.rules)
-                finally:
-                    if fresh:
-                        cells.update(zip(keys, placed))
-                for v in judgement.violations:
-                    self.notes.add(v.code, n, f"{base}/tiles" if v.index is None else f"{base}/tiles/{v.index}", v.message)
+        if judgement is not None:
+            for v in judgement.violations:
+                self.notes.add(v.code, n, f"{base}/tiles" if v.index is None else f"{base}/tiles/{v.index}", v.message)
             points = judgement.points
-        if not fresh:
-            for k, t in zip(keys, placed):
-                if k not in cells:
-                    cells[k] = t
         ledger.refill(n, base, p, turn, len(tiles))
         bonus = 0
         if ledger.bag == 0:
@@ -383,21 +311,6 @@ class Game:
                     self.ended = "out"
         return judgement, bonus, None if points is None else points + bonus
 
-    def _readable(self, n: int, base: str, p: int, turn: Turn) -> Sequence[Placement] | None:
-        """A placement's tiles, or ``None`` where they are not known or not read."""
-        tiles = turn.tiles
-        if tiles is not None and len(tiles) > RACK_SIZE and self.notes.too_many(tiles, RACK_SIZE, n, f"{base}/tiles",
-                                                                                f"{self._name(p)} places"):
-            return None  # not read: as on a score-sheet turn, where the tiles are not known
-        if tiles is not None and len(self.cells) + len(tiles) > TILE_COUNT:
-            # only illegal moves get there; a board growing without bound would cost every state and walk
-            if self.board_known:
-                self.notes.add("too-many-tiles", n, f"{base}/tiles",
-                               f"{self._name(p)}'s tiles would make {len(self.cells) + len(tiles)} on the board, more than "
-                               f"the game's {TILE_COUNT}: not put down, and placements are no longer checked")
-            return None
-        return tiles
-
     # -- the end -------------------------------------------------------------
 
     def finish(self, record: Record) -> None:
@@ -406,55 +319,14 @@ class Game:
         Raises:
             IllegalMoveError: in a strict game, a result that does not agree.
         """
-        self._check_starter(record)
+        _check_starter(self, record)
         result = record.result
         if result is not None and result.scores is not None:
-            self._check_scores(result.scores)
+            _check_scores(self, result.scores)
         if result is not None and result.end is not None:
-            self._check_end(result.end)
+            _check_end(self, result.end)
         if self.strict:
             self._refuse("result: ")
-
-    def _check_scores(self, scores: Sequence[int]) -> None:
-        if len(scores) != self.n:
-            self.notes.add("result-mismatch", None, "/result/scores",
-                           f"the result gives {len(scores)} scores for {self.n} players")
-        elif self.totals_known:
-            for p, claimed in enumerate(scores):
-                if claimed != self.totals[p]:
-                    extra = (f" (the claimed turn scores add up to {self.claimed[p]})"
-                             if self.claimed[p] != self.totals[p] else "")
-                    self.notes.add("result-mismatch", None, f"/result/scores/{p}",
-                                   f"the result gives {self._name(p)} {claimed}, the turns add up to {self.totals[p]}{extra}")
-
-    def _check_end(self, end: str) -> None:
-        ledger = self.ledger
-        bad = "bad-end", None, "/result/end"
-        everything_known = ledger.bag is not None and all(s is not None for s in ledger.size)
-        if end == "out" and self.ended != "out" and everything_known:
-            self.notes.add(*bad, f"the result says a player went out, but no rack was emptied with the bag empty "
-                           f"(bag {ledger.bag}, racks {', '.join(str(s) for s in ledger.size)})")
-        elif end != "out" and self.ended == "out":
-            self.notes.add(*bad, f"the result says {end}, but a player went out")
-        elif end == "blocked" and self.ended is None:
-            if not self.board_known:
-                return
-            is_dead = self._dead()
-            if ledger.bag and not is_dead:
-                self.notes.add(*bad, f"the result says blocked, but the bag still holds {count(ledger.bag, 'tile')}")
-            elif not is_dead:
-                for p in range(self.n):
-                    rack = ledger.rack(p)
-                    move = playable_tile(self.cells, rack) if rack is not None else None
-                    if move is not None:
-                        self.notes.add(*bad, f"the result says blocked, but {self._name(p)} could place "
-                                       f"{move.tile} at ({move.x},{move.y})")
-                        break
-        elif end == "unfinished" and self.ended is None and self.board_known and self.cells and self._dead():
-            self.notes.add(*bad, "the result says unfinished, but no tile left in the game fits anywhere: "
-                           "the game ended there, blocked")
-        elif end == "unfinished" and self.ended == "blocked":
-            self.notes.add(*bad, "the result says unfinished, but the game ended blocked (no tile left fits anywhere)")
 
     def _dead(self) -> bool:
         """Whether no tile left in the game (not all of whose copies are on the
@@ -464,18 +336,163 @@ class Game:
             counts[t] += 1
         return dead(self.cells, [t for t, c in enumerate(counts) if c < COPIES])
 
-    def _check_starter(self, record: Record) -> None:
-        first = self.first_turn_player
-        if first is None or record.setup is not None or len(self.opening) < self.n:
+
+# -- the starting board, and the record's claims checked against the game played --
+# (functions of the game's facts that add findings to its notes: kept out of the class, which owns the turns)
+
+def _seat_name(names: Sequence[str] | None, p: int) -> str:
+    """Seat ``p`` as messages name it: the player's name (cut) and the seat."""
+    if names is None:
+        return f"seat {p}"
+    name = names[p]
+    return f"{name if len(name) <= 24 else name[:21] + '...'} (seat {p})"
+
+
+def _set_up(game: Game) -> None:
+    """The setup read: its board, racks, scores and bag."""
+    setup = game.setup
+    whole = _setup_board(game, setup.board if setup is not None else ())
+    racks_stated, racks_read = set_racks(game.ledger, setup)
+    if setup is not None and setup.scores is not None:
+        if len(setup.scores) != game.n:
+            game.notes.add("bad-setup", None, "/setup/scores",
+                           f"the setup gives {len(setup.scores)} scores for {game.n} players")
+        else:
+            game.totals = list(setup.scores)
+            game.claimed = list(setup.scores)
+    set_bag(game.ledger, setup, len(game.cells), racks_stated, whole and racks_read)
+
+
+def _lay(cells: dict[int, int], tiles: Sequence[Placement], keys: list[int], placed: list[int], rules: Rules,
+         judged: bool) -> Judgement | None:
+    """Put a placement's tiles down (on free cells) and, when ``judged`` (the
+    board is known), its judgement: the fast path for a legal move, the
+    explaining one, on the board as it was, for an illegal one."""
+    fresh = (len(keys) == 1 or len(set(keys)) == len(keys)) and cells.keys().isdisjoint(keys)
+    if fresh:  # put the tiles down, then judge the move on the one board
+        for k, t in zip(keys, placed):
+            cells[k] = t
+    judgement = None
+    if judged:
+        judgement = judge_placed(cells, tiles, keys, rules) if fresh else None
+        if judgement is None:  # illegal (or on taken cells): judged again, for the reasons
+            if fresh:  # on the board as it was (the tiles lifted, not the board copied: that costs n a turn)
+                for k in keys:
+                    del cells[k]
+            try:
+                judgement = explain(cells, tiles, rules)
+            finally:
+                if fresh:
+                    cells.update(zip(keys, placed))
+    if not fresh:
+        for k, t in zip(keys, placed):
+            if k not in cells:
+                cells[k] = t
+    return judgement
+
+
+def _readable(game: Game, n: int, base: str, p: int, turn: Turn) -> Sequence[Placement] | None:
+    """A placement's tiles, or ``None`` where they are not known or not read."""
+    tiles = turn.tiles
+    if tiles is not None and len(tiles) > RACK_SIZE and game.notes.too_many(tiles, RACK_SIZE, n, f"{base}/tiles",
+                                                                            f"{game.ledger.who[p]} places"):
+        return None  # not read: as on a score-sheet turn, where the tiles are not known
+    if tiles is not None and len(game.cells) + len(tiles) > TILE_COUNT:
+        # only illegal moves get there; a board growing without bound would cost every state and walk
+        if game.board_known:
+            game.notes.add("too-many-tiles", n, f"{base}/tiles",
+                           f"{game.ledger.who[p]}'s tiles would make {len(game.cells) + len(tiles)} on the board, more than "
+                           f"the game's {TILE_COUNT}: not put down, and placements are no longer checked")
+        return None
+    return tiles
+
+
+def _check_scores(game: Game, scores: Sequence[int]) -> None:
+    if len(scores) != game.n:
+        game.notes.add("result-mismatch", None, "/result/scores",
+                       f"the result gives {len(scores)} scores for {game.n} players")
+    elif game.totals_known:
+        for p, claimed in enumerate(scores):
+            if claimed != game.totals[p]:
+                extra = (f" (the claimed turn scores add up to {game.claimed[p]})"
+                         if game.claimed[p] != game.totals[p] else "")
+                game.notes.add("result-mismatch", None, f"/result/scores/{p}",
+                               f"the result gives {game.ledger.who[p]} {claimed}, the turns add up to {game.totals[p]}{extra}")
+
+
+def _check_end(game: Game, end: str) -> None:
+    ledger = game.ledger
+    bad = "bad-end", None, "/result/end"
+    everything_known = ledger.bag is not None and all(s is not None for s in ledger.size)
+    if end == "out" and game.ended != "out" and everything_known:
+        game.notes.add(*bad, f"the result says a player went out, but no rack was emptied with the bag empty "
+                       f"(bag {ledger.bag}, racks {', '.join(str(s) for s in ledger.size)})")
+    elif end != "out" and game.ended == "out":
+        game.notes.add(*bad, f"the result says {end}, but a player went out")
+    elif end == "blocked" and game.ended is None:
+        if not game.board_known:
             return
-        mine = largest_group(self.opening[first]) if self.opening[first] else 0
-        if not mine:
+        is_dead = game._dead()
+        if ledger.bag and not is_dead:
+            game.notes.add(*bad, f"the result says blocked, but the bag still holds {count(ledger.bag, 'tile')}")
+        elif not is_dead:
+            for p in range(game.n):
+                rack = ledger.rack(p)
+                move = playable_tile(game.cells, rack) if rack is not None else None
+                if move is not None:
+                    game.notes.add(*bad, f"the result says blocked, but {game.ledger.who[p]} could place "
+                                   f"{move.tile} at ({move.x},{move.y})")
+                    break
+    elif end == "unfinished" and game.ended is None and game.board_known and game.cells and game._dead():
+        game.notes.add(*bad, "the result says unfinished, but no tile left in the game fits anywhere: "
+                       "the game ended there, blocked")
+    elif end == "unfinished" and game.ended == "blocked":
+        game.notes.add(*bad, "the result says unfinished, but the game ended blocked (no tile left fits anywhere)")
+
+
+def _check_starter(game: Game, record: Record) -> None:
+    first = game.first_turn_player
+    if first is None or record.setup is not None or len(game.opening) < game.n:
+        return
+    mine = largest_group(game.opening[first]) if game.opening[first] else 0
+    if not mine:
+        return
+    for p, rack in game.opening.items():
+        if rack and largest_group(rack) > mine:
+            game.notes.add("wrong-starter", 1, "/turns/0/player", f"{game.ledger.who[p]} opened with a group of "
+                           f"{largest_group(rack)}, larger than {game.ledger.who[first]}'s {mine}")
             return
-        for p, rack in self.opening.items():
-            if rack and largest_group(rack) > mine:
-                self.notes.add("wrong-starter", 1, "/turns/0/player", f"{self._name(p)} opened with a group of "
-                               f"{largest_group(rack)}, larger than {self._name(first)}'s {mine}")
-                return
+
+
+def _setup_board(game: Game, board: Sequence[Placement]) -> bool:
+    """The setup's board, its lines checked; whether it was read."""
+    cells = game.cells
+    notes = game.notes
+    if notes.too_many(board, TILE_COUNT, None, "/setup/board", "the setup's board holds"):
+        game.board_known = False
+        return False
+    for j, pl in enumerate(board):
+        ptr = f"/setup/board/{j}"
+        key = pl.key
+        if key in cells:
+            notes.add("cell-occupied", None, ptr, f"setup puts {pl.tile} on {cell_text(key)}, where {TILES[cells[key]]} lies")
+            continue
+        cells[key] = pl.tile
+        game.ledger.add_seen(pl.tile, None, ptr, "in the setup")
+    faults: list[tuple[int, int, str, list[int]]] = []  # (first tile's index, step, code, tiles)
+    first = {pl.key: j for j, pl in reversed(list(enumerate(board)))}
+    for key, j in first.items():
+        for step in (STEP_X, STEP_Y):
+            if key - step in cells:
+                continue  # each line is walked once, from its first cell (walks from every tile would cost n^2)
+            _, tiles = walk(cells, key, step)
+            code = fault(tiles)
+            if code:
+                line = range(key, key + len(tiles) * step, step)  # named by the first of its tiles in the setup
+                faults.append((min(first.get(k, j) for k in line), step, code, tiles))
+    for j, _, code, tiles in sorted(faults, key=lambda f: (f[0], -f[1])):
+        notes.add(code, None, f"/setup/board/{j}", f"the setup holds an invalid line: {tile_names(tiles)}")
+    return True
 
 
 __all__ = ["Game"]

@@ -173,10 +173,6 @@ class Ledger:
         for p in range(len(self.known)):
             self.forget(p)
 
-    def held(self, p: int) -> None:
-        """Seat ``p``'s turn is over: its peaks start again from what is in sight now."""
-        self.peak[p] = list(self.seen)
-
     def rack(self, p: int) -> list[int] | None:
         size = self.size[p]
         return self.known[p] if size is not None and len(self.known[p]) == size else None
@@ -322,12 +318,6 @@ class Ledger:
             self.rack_total += got
         if self.bag is not None:
             self.bag = max(0, self.bag - got)
-
-    def refill(self, n: int, base: str, p: int, turn: Turn, placed: int) -> None:
-        """After a placement of ``placed`` tiles: the rack back up to six, as far as the bag holds."""
-        bag, size = self.bag, self.size[p]
-        refill = placed if size is None else RACK_SIZE - size
-        self.draw(n, base, p, turn, None if bag is None else max(0, min(refill, bag)))
 
     def exchange(self, n: int, base: str, p: int, turn: Turn) -> None:
         """An exchange: the tiles set aside, as many drawn, the set-aside ones back into the bag."""

@@ -154,7 +154,7 @@ class Game:
         step = self._step
         for turn in turns:
             index = self.turns_played
-            before = len(notes.kept)
+            before = len(notes.kept) if results is not None else 0
             judgement, points, bonus, known = step(index, turn)
             state = None
             if states is not None:
@@ -199,8 +199,27 @@ class Game:
             return None, 0, 0, False
         p = turn.player
         action = turn.action
-        if not self._in_turn(n, base, p, action):
+        if action != "place" and self.ended is None and not self.alive and self.board_known and self.cells:
+            # only a placement changes whether the position is dead; look once after each
+            if self._dead():
+                self.ended = "blocked"
+            else:
+                self.alive = True
+        if self.ended is not None:
+            why = "blocked: no tile left in the game fits anywhere" if self.ended == "blocked" else self.ended
+            self.notes.add("after-end", n, base, f"{action} recorded after the game ended ({why})")
             return None, 0, 0, False
+        if not 0 <= p < self.n:
+            self.notes.add("turn-order", n, f"{base}/player", f"seat {p} does not exist: the game has {self.n} players")
+            self.expected = None
+            self.totals_known = False
+            return None, 0, 0, False
+        if self.expected is not None and p != self.expected:
+            self.notes.add("turn-order", n, f"{base}/player",
+                           f"{self.ledger.who[p]} plays, but it is {self.ledger.who[self.expected]}'s turn")
+        self.expected = (p + 1) % self.n
+        if self.first_turn_player is None:
+            self.first_turn_player = p
         ledger = self.ledger
         rack = turn.rack
         if rack is not None and len(rack) > RACK_SIZE and self.notes.too_many(rack, RACK_SIZE, n, f"{base}/rack",
@@ -237,33 +256,8 @@ class Game:
             points = turn.score or 0
         self.totals[p] += points
         self.claimed[p] += turn.score if turn.score is not None else points
-        ledger.held(p)
+        ledger.peak[p] = list(ledger.seen)  # its turn over: its peaks start again from what is in sight now
         return judgement, points, bonus, computed is not None
-
-    def _in_turn(self, n: int, base: str, p: int, action: str) -> bool:
-        """The turn order and the end: whether seat ``p`` may take turn ``n`` at all."""
-        if action != "place" and self.ended is None and not self.alive and self.board_known and self.cells:
-            # only a placement changes whether the position is dead; look once after each
-            if self._dead():
-                self.ended = "blocked"
-            else:
-                self.alive = True
-        if self.ended is not None:
-            why = "blocked: no tile left in the game fits anywhere" if self.ended == "blocked" else self.ended
-            self.notes.add("after-end", n, base, f"{action} recorded after the game ended ({why})")
-            return False
-        if not 0 <= p < self.n:
-            self.notes.add("turn-order", n, f"{base}/player", f"seat {p} does not exist: the game has {self.n} players")
-            self.expected = None
-            self.totals_known = False
-            return False
-        if self.expected is not None and p != self.expected:
-            self.notes.add("turn-order", n, f"{base}/player",
-                           f"{self.ledger.who[p]} plays, but it is {self.ledger.who[self.expected]}'s turn")
-        self.expected = (p + 1) % self.n
-        if self.first_turn_player is None:
-            self.first_turn_player = p
-        return True
 
     def _problem(self, n: int, base: str, problem: tuple[str, str, str] | None) -> None:
         if problem is not None:
@@ -299,7 +293,9 @@ class Game:
             for v in judgement.violations:
                 self.notes.add(v.code, n, f"{base}/tiles" if v.index is None else f"{base}/tiles/{v.index}", v.message)
             points = judgement.points
-        ledger.refill(n, base, p, turn, len(tiles))
+        bag, size = ledger.bag, ledger.size[p]
+        refill = len(tiles) if size is None else RACK_SIZE - size  # back up to six, as far as the bag holds
+        ledger.draw(n, base, p, turn, None if bag is None else max(0, min(refill, bag)))
         bonus = 0
         if ledger.bag == 0:
             size = ledger.size[p]

@@ -359,6 +359,20 @@ def test_a_strict_game_is_left_as_it_was_before_a_refused_turn() -> None:
     assert game.state().scores == replay(record).state(6).scores
 
 
+def test_a_strict_game_refused_again_later_is_still_left_as_it_was() -> None:
+    # the rebuild after a refusal replays every turn played so far, those before an earlier refusal too
+    record = from_data(simulated(2, 3))
+    game = Game.from_record(record, strict=True)
+    history = replay(record)
+    for k in range(12):
+        bad = record.turns[k]._replace(score=(record.turns[k].score or 0) + 1)
+        with pytest.raises(IllegalMoveError):
+            game.play(bad)
+        assert game.state() == history.state(k)
+        game.play(record.turns[k])
+    assert game.state() == history.state(12) and game.findings == []
+
+
 # -- positions that start mid-game ------------------------------------------------
 
 def cut(data: dict[str, Any], k: int, bag: str | None = "count", racks: str | None = "tiles",

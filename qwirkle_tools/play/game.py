@@ -25,12 +25,13 @@ left as it was. :meth:`Game.pop` undoes a turn from what the turn saved
 
 What is judged where: a placement's legality and score are
 :func:`~qwirkle_tools.core.rules.judge`'s (the one scorer) and the list of legal
-placements is :func:`~qwirkle_tools.core.movegen.generate_raw`'s; this module adds
-only what a turn means for racks and the bag: the opening rule (the starter
+placements is :func:`~qwirkle_tools.core.movegen.generate_raw`'s; the racks and
+the bag are a :class:`~qwirkle_tools.play.ledger.Dealer`'s, and so are the rules
+of a turn that depend on them, the replay's own: the opening rule (the starter
 places their largest group), exchanges (at most as many tiles as the bag
-holds), the pass (only when nothing else is legal), the end bonus and the
-end of the game (RULES.md). :meth:`Game.record` writes the game in the
-record format, which the validator replays with no finding.
+holds), the pass (only when nothing else is legal). This module adds the end
+bonus and the end of the game (RULES.md). :meth:`Game.record` writes the game
+in the record format, which the validator replays with no finding.
 """
 
 from __future__ import annotations

@@ -71,32 +71,28 @@ def endgame(board: str, rack: str, others: int, *turns: dict[str, Any]) -> dict[
 
 
 def play(seed: int, turns: int) -> tuple[dict[int, int], list[int]]:
-    """The cells after ``turns`` random legal turns from a shuffled bag, and the bag left.
+    """The cells after ``turns`` random legal turns of one rack dealt by the
+    ledger's dealer (a shuffled bag), and the bag left.
 
     Half the time the best move is played, so lines grow long and Qwirkles occur.
     """
-    import random
-
     from qwirkle_tools.core.movegen import generate
+    from qwirkle_tools.play.ledger import Dealer
 
-    rng = random.Random(seed)
-    bag = [t for t in range(36) for _ in range(3)]
-    rng.shuffle(bag)
-    rack = [bag.pop() for _ in range(6)]
+    dealer, _ = Dealer.deal(1, seed)
+    rng, rack = dealer.rng, dealer.racks[0]
     cells: dict[int, int] = {}
     for _ in range(turns):
         moves = generate(cells, rack)
-        if not moves:  # exchange the rack
-            bag.extend(rack)
-            rng.shuffle(bag)
-            rack = [bag.pop() for _ in range(6)]
+        if not moves:  # exchange the rack, as much of it as the bag allows
+            if dealer.bag:
+                dealer.exchange(0, rack[:len(dealer.bag)])
             continue
         move = moves[0] if rng.random() < 0.5 else rng.choice(moves)
         for p in move.tiles:
             cells[p.key] = p.tile
-            rack.remove(p.tile)
-        rack += [bag.pop() for _ in range(min(6 - len(rack), len(bag)))]
-    return cells, bag
+        dealer.place(0, [int(p.tile) for p in move.tiles])
+    return cells, dealer.bag
 
 
 @cache

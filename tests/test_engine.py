@@ -359,6 +359,20 @@ def test_a_strict_game_is_left_as_it_was_before_a_refused_turn() -> None:
     assert game.state().scores == replay(record).state(6).scores
 
 
+def test_a_strict_game_refused_again_later_is_still_left_as_it_was() -> None:
+    # the rebuild after a refusal replays every turn played so far, those before an earlier refusal too
+    record = from_data(simulated(2, 3))
+    game = Game.from_record(record, strict=True)
+    history = replay(record)
+    for k in range(12):
+        bad = record.turns[k]._replace(score=(record.turns[k].score or 0) + 1)
+        with pytest.raises(IllegalMoveError):
+            game.play(bad)
+        assert game.state() == history.state(k)
+        game.play(record.turns[k])
+    assert game.state() == history.state(12) and game.findings == []
+
+
 # -- positions that start mid-game ------------------------------------------------
 
 def cut(data: dict[str, Any], k: int, bag: str | None = "count", racks: str | None = "tiles",
@@ -522,7 +536,7 @@ def _walked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """A counter of the tiles every line walk of the replay returns (its cost)."""
     import qwirkle_tools.core.lines as lines_module
     import qwirkle_tools.core.rules as rules_module
-    import qwirkle_tools.play.engine as engine_module
+    import qwirkle_tools.play.turns as engine_module
 
     tiles = [0]
     walk = lines_module.walk
@@ -618,7 +632,7 @@ def _arrays(node: Any) -> list[dict[str, Any]]:
 
 def test_findings_are_capped_per_record_with_one_note(monkeypatch: pytest.MonkeyPatch) -> None:
     import qwirkle_tools.core.findings as findings_module
-    import qwirkle_tools.play.engine as engine_module
+    import qwirkle_tools.play.state as engine_module
     from qwirkle_tools.core.findings import MAX_FINDINGS
 
     turns = [{"player": 0, "action": "pass"} for _ in range(MAX_FINDINGS + 500)]  # every one out of turn...

@@ -20,8 +20,8 @@ from qwirkle_tools.play.simulate import simulate
 
 def snapshot(game: Game) -> tuple[Any, ...]:
     """Everything a turn may change, read through the public API."""
-    return (dict(game.board.cells), game.racks, game.bag_size, game._bag[:], game.scores, game.to_move,
-            game.outcome(), game.turns, game._rng.getstate())
+    return (dict(game.board.cells), game.racks, game.bag_size, game._dealer.bag[:], game.scores, game.to_move,
+            game.outcome(), game.turns, game._dealer.rng.getstate())
 
 
 def play_out(game: Game, rng: random.Random) -> list[tuple[Any, ...]]:
@@ -196,11 +196,11 @@ def test_a_seat_view_holds_nothing_the_seat_may_not_know() -> None:
         for turn in view.turns:
             if turn.player != seat:
                 assert turn.rack is None and turn.draw is None and turn.exchanged is None
-        hidden = [t for p, r in enumerate(game.racks) if p != seat for t in r] + list(game._bag)
+        hidden = [t for p, r in enumerate(game.racks) if p != seat for t in r] + list(game._dealer.bag)
         assert sum(view.unseen) == len(hidden)
         assert all(view.unseen[t] == hidden.count(t) for t in range(len(TILES)))
     # a game that differs only in what seat 0 cannot see gives seat 0 the same view
-    other = Game(game.names, [game.racks[0], game.racks[2], game.racks[1]], list(reversed(game._bag)), game.to_move,
+    other = Game(game.names, [game.racks[0], game.racks[2], game.racks[1]], list(reversed(game._dealer.bag)), game.to_move,
                  board=_placements(game), scores=game.scores)
     mine = game.view(0)
     theirs = other.view(0)

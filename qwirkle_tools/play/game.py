@@ -25,12 +25,13 @@ left as it was. :meth:`Game.pop` undoes a turn from what the turn saved
 
 What is judged where: a placement's legality and score are
 :func:`~qwirkle_tools.core.rules.judge`'s (the one scorer) and the list of legal
-placements is :func:`~qwirkle_tools.core.movegen.generate_raw`'s; this module adds
-only what a turn means for racks and the bag: the opening rule (the starter
+placements is :func:`~qwirkle_tools.core.movegen.generate_raw`'s; the racks and
+the bag are a :class:`~qwirkle_tools.play.ledger.Dealer`'s, and so are the rules
+of a turn that depend on them, the replay's own: the opening rule (the starter
 places their largest group), exchanges (at most as many tiles as the bag
-holds), the pass (only when nothing else is legal), the end bonus and the
-end of the game (RULES.md). :meth:`Game.record` writes the game in the
-record format, which the validator replays with no finding.
+holds), the pass (only when nothing else is legal). This module adds the end
+bonus and the end of the game (RULES.md). :meth:`Game.record` writes the game
+in the record format, which the validator replays with no finding.
 """
 
 from __future__ import annotations
@@ -47,12 +48,13 @@ from ..core.board import COORD_LIMIT, Board, Placement, format_move, key_cell, p
 from ..core.errors import QwirkleError
 from ..core.findings import make
 from ..core.movegen import generate
-from ..core.rules import DEFAULT_RULES, Rules, dead, judge, judge_placed, playable_tile
+from ..core.rules import DEFAULT_RULES, Rules, dead, judge, judge_placed
 from ..core.text import count
-from ..core.tiles import COPIES, RACK_SIZE, TILES, Tile, format_tiles, largest_group, parse_tiles, tile_names
+from ..core.tiles import COPIES, RACK_SIZE, TILES, Tile, format_tiles, parse_tiles, tile_names
 from ..formats.jsontext import JSON
 from ..formats.record import Player, Record, Result, Setup, Turn
 from .engine import BOARD_UNKNOWN_WHY, GameState, IllegalMoveError, replay
+from .ledger import Dealer
 
 Action = Literal["place", "exchange", "pass"]
 Outcome = Literal["out", "blocked"]
@@ -235,18 +237,17 @@ class Game:
         self._cells: dict[int, int] = {}
         for p in board:
             self._cells[p.key] = int(p.tile)
-        self._racks = [[int(t) for t in r] for r in racks]
-        self._bag = [int(t) for t in bag]
+        self._dealer = dealer = Dealer(racks, bag, random.Random(seed))
+        self._racks = dealer.racks  # the dealer's own lists, read here, changed only by the dealer
         held = [0] * len(TILES)
-        for t in (*self._cells.values(), *self._bag, *(t for r in self._racks for t in r)):
+        for t in (*self._cells.values(), *dealer.left()):
             held[t] += 1
         over = [TILES[t] for t, c in enumerate(held) if c > COPIES]
-        if over or sum(held) != len(TILES) * COPIES or any(len(r) > RACK_SIZE for r in self._racks):
+        if over or sum(held) != len(TILES) * COPIES or any(len(r) > RACK_SIZE for r in dealer.racks):
             raise ValueError("the board, the racks and the bag must hold the 108 tiles, 3 of each, "
                              f"and no rack more than {RACK_SIZE}" + (f" (more than 3 of {tile_names(over)})" if over else ""))
         self._scores = list(scores) if scores is not None else [0] * n
         self._to_move = to_move
-        self._rng = random.Random(seed)
         self._prefix: tuple[Turn, ...] = tuple(turns)
         self._turns: list[Turn] = []
         self._undo: list[_Undo] = []
@@ -266,13 +267,9 @@ class Game:
         ``players``: how many (named ``Bot 1``, ``Bot 2``, ...) or their names.
         """
         names = [f"Bot {i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
-        rng = random.Random(seed)
-        bag = [t for t in range(len(TILES)) for _ in range(COPIES)]
-        rng.shuffle(bag)
-        racks = [[bag.pop() for _ in range(RACK_SIZE)] for _ in names]
-        starter = max(range(len(names)), key=lambda s: (largest_group(racks[s]), -s))
-        game = cls(names, racks, bag, starter, rules)
-        game._rng = rng  # the deal's generator goes on to shuffle exchanged tiles back
+        dealer, starter = Dealer.deal(len(names), seed)
+        game = cls(names, dealer.racks, dealer.bag, starter, rules)
+        game._dealer.rng = dealer.rng  # the deal's generator goes on to shuffle exchanged tiles back
         return game
 
     @classmethod
@@ -329,7 +326,7 @@ class Game:
 
     @property
     def bag_size(self) -> int:
-        return len(self._bag)
+        return len(self._dealer.bag)
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -350,7 +347,7 @@ class Game:
             raise ValueError(f"seat {seat} does not exist: the game has {len(self.names)} players")
         unseen = _unseen(self._cells.values(), self._racks[seat])
         return SeatView(seat, self._to_move, self.board, self.racks[seat], tuple(len(r) for r in self._racks),
-                        len(self._bag), self.scores, tuple(unseen), tuple(_hide(t, seat) for t in self.turns),
+                        len(self._dealer.bag), self.scores, tuple(unseen), tuple(_hide(t, seat) for t in self.turns),
                         self.rules, self.is_over(), self.names, _hide_setup(self._setup, seat))
 
     # -- moves ------------------------------------------------------------------
@@ -364,7 +361,7 @@ class Game:
         out in row 0 from (0,0)."""
         if self.is_over():
             return []
-        return _legal(self._cells, self._racks[self._to_move], len(self._bag), self.rules)
+        return _legal(self._cells, self._racks[self._to_move], len(self._dealer.bag), self.rules)
 
     def is_legal(self, move: Move) -> bool:
         if self._refusal(move) is not None:
@@ -402,27 +399,16 @@ class Game:
             finding = make(code, index + 1, f"/turns/{index}{pointer}", reason)
             raise IllegalMoveError(f"turn {index + 1} ({move}): {code}: {finding.message}", finding)
         held = list(rack)
-        bag = self._bag
+        dealer = self._dealer
         end = self._end
         if judgement is not None:
-            points = rules.scored(judgement.points, len(move.tiles), len(rack), len(bag))
-            for pl in move.tiles:
-                rack.remove(pl.tile)
-            drawn = min(len(move.tiles), len(bag))
-            new = [bag.pop() for _ in range(drawn)]
-            rack.extend(new)
-            self._undo.append(_Undo(held, keys, drawn, None, None, end))
+            points = rules.scored(judgement.points, len(move.tiles), len(rack), len(dealer.bag))
+            new = dealer.place(p, [pl.tile for pl in move.tiles])
+            self._undo.append(_Undo(held, keys, len(new), None, None, end))
             turn = Turn(p, "place", tiles=move.tiles, score=points, rack=_tiles(held), draw=_tiles(new))
             self._end = "out" if not rack else "unknown"  # (a placement may leave the position dead)
         elif move.action == "exchange":
-            saved_bag, saved_rng = list(bag), self._rng.getstate()
-            out = [int(t) for t in move.exchanged]
-            for t in out:
-                rack.remove(t)
-            new = [bag.pop() for _ in range(len(out))]
-            rack.extend(new)
-            bag.extend(out)
-            self._rng.shuffle(bag)
+            new, saved_bag, saved_rng = dealer.exchange(p, [int(t) for t in move.exchanged])
             points = 0
             self._undo.append(_Undo(held, (), 0, saved_bag, saved_rng, end))
             turn = Turn(p, "exchange", exchanged=move.exchanged, score=0, rack=_tiles(held), draw=_tiles(new))
@@ -453,18 +439,15 @@ class Game:
             assert turn.tiles is not None
             for k in undo.keys:
                 del self._cells[k]
-            if undo.drawn:
-                rack = self._racks[p]
-                self._bag.extend(reversed(rack[len(rack) - undo.drawn:]))
+            self._dealer.undo_place(p, undo.rack, undo.drawn)
             move = Move.place(turn.tiles, turn.score)
         elif turn.action == "exchange":
             assert undo.bag is not None and turn.exchanged is not None
-            self._bag[:] = undo.bag
-            self._rng.setstate(undo.rng)  # type: ignore[arg-type]
+            self._dealer.undo_exchange(p, undo.rack, undo.bag, undo.rng)
             move = Move.exchange(turn.exchanged)
         else:
+            self._racks[p][:] = undo.rack
             move = Move.pass_turn()
-        self._racks[p][:] = undo.rack
         self._end = undo.end
         return move
 
@@ -476,8 +459,7 @@ class Game:
         anywhere, else ``None`` (RULES.md, "End of the game")."""
         end = self._end
         if end == "unknown":
-            left = [t for r in self._racks for t in r] + self._bag
-            end = self._end = "blocked" if dead(self._cells, left) else None
+            end = self._end = "blocked" if dead(self._cells, self._dealer.left()) else None
         return end
 
     def is_over(self) -> bool:
@@ -504,50 +486,20 @@ class Game:
     def _refusal(self, move: Move) -> tuple[str, str, str] | None:
         """Why ``move`` may not be played now, as (finding code, pointer within
         the turn, reason), or ``None`` if it may, as far as the rack and the bag
-        are concerned: a placement's lines are :func:`~qwirkle_tools.core.rules.judge`'s."""
-        p = self._to_move
-        rack = self._racks[p]
-        name = self.names[p]
+        are concerned (:meth:`~qwirkle_tools.play.ledger.Dealer.refusal`, the rules
+        the replay applies too): a placement's lines are :func:`~qwirkle_tools.core.rules.judge`'s."""
         # (no placement is legal in a dead position, so a legal one needs no look for it)
         if self._end in ("out", "blocked") or (move.action != "place" and self.is_over()):
             return "after-end", "/action", f"the game is over ({self.outcome()})"
-        bag = len(self._bag)
         if move.action == "place":
             if not move.tiles:
                 return "empty-move", "/tiles", "a placement with no tiles"
             for j, pl in enumerate(move.tiles):
                 if abs(pl.x) > COORD_LIMIT or abs(pl.y) > COORD_LIMIT:
                     return "schema", f"/tiles/{j}", f"({pl.x},{pl.y}) is off the board (at most {COORD_LIMIT:,})"
-            missing = _missing(rack, [int(pl.tile) for pl in move.tiles])
-            if missing is not None:
-                return ("tile-not-in-rack", f"/tiles/{missing}",
-                        f"{name} places {move.tiles[missing].tile}, which is not in the rack ({tile_names(sorted(rack))})")
-            if not self._cells and len(move.tiles) < largest_group(rack):
-                return ("first-move-not-largest", "/tiles",
-                        f"{name} opens with {count(len(move.tiles), 'tile')}, but the rack "
-                        f"({tile_names(sorted(rack))}) holds a group of {largest_group(rack)}")
-            return None
-        if not self._cells:
-            return ("first-move-not-largest", "/action",
-                    f"{name} {'passes' if move.action == 'pass' else 'exchanges'} on an empty board: "
-                    "the game opens with the starter placing their largest group")
-        if move.action == "exchange":
-            if not move.exchanged:
-                return "exchange-count", "/tiles", "an exchange of no tiles"
-            missing = _missing(rack, [int(t) for t in move.exchanged])
-            if missing is not None:
-                return ("tile-not-in-rack", f"/tiles/{missing}",
-                        f"{name} exchanges {move.exchanged[missing]}, which is not in the rack ({tile_names(sorted(rack))})")
-            if len(move.exchanged) > bag:
-                return ("exchange-too-many", "/tiles",
-                        f"{name} exchanges {count(len(move.exchanged), 'tile')}, but the bag holds {bag}")
-            return None
-        if bag:
-            return "illegal-pass", "", f"{name} passes while the bag holds {count(bag, 'tile')} (exchange instead)"
-        could = playable_tile(self._cells, rack)
-        if could is not None:
-            return "illegal-pass", "", f"{name} passes but could place {could.tile} at ({could.x},{could.y})"
-        return None
+        tiles = [int(pl.tile) for pl in move.tiles] if move.action == "place" else [int(t) for t in move.exchanged]
+        p = self._to_move
+        return self._dealer.refusal(self.names[p], p, move.action, tiles, self._cells)
 
 
 def _end_of(record: Record, what: str) -> GameState:
@@ -607,17 +559,6 @@ def _unseen(board: Iterable[int], rack: Iterable[int]) -> list[int]:
     for t in (*board, *rack):
         unseen[t] -= 1
     return unseen
-
-
-def _missing(rack: Sequence[int], tiles: Sequence[int]) -> int | None:
-    """The index in ``tiles`` of the first tile the rack cannot supply, or ``None``."""
-    left = list(rack)
-    for j, t in enumerate(tiles):
-        if t in left:
-            left.remove(t)
-        else:
-            return j
-    return None
 
 
 def _tiles(tiles: Iterable[int]) -> tuple[Tile, ...]:

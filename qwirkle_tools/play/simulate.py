@@ -19,9 +19,10 @@ from typing import Any, Literal
 from ..core.board import Placement, key_cell
 from ..core.movegen import best_move, generate_raw
 from ..core.rules import DEFAULT_RULES, Rules, dead
-from ..core.tiles import COPIES, RACK_SIZE, TILES, largest_group
+from ..core.tiles import TILES
 from ..formats.record import Player, Record, Result, Turn
 from .engine import Game
+from .ledger import Dealer
 from .lookahead import DEFAULT, Settings, choose
 
 Policy = Literal["greedy", "random", "lookahead"]
@@ -42,12 +43,8 @@ def simulate(
     if not 2 <= players <= 6:
         raise ValueError(f"players must be 2 to 6, not {players}")
     policies = seat_policies(policy, players)
-    rng = random.Random(seed)
-    bag = [t for t in range(len(TILES)) for _ in range(COPIES)]
-    rng.shuffle(bag)
-    racks = [[bag.pop() for _ in range(RACK_SIZE)] for _ in range(players)]
-    # the largest group starts; on a tie the lower seat (the record just says who)
-    p = max(range(players), key=lambda s: (largest_group(racks[s]), -s))
+    dealer, p = Dealer.deal(players, seed)  # the largest group starts; on a tie the lower seat (the record just says who)
+    rng, bag, racks = dealer.rng, dealer.bag, dealer.racks  # (the dealer's own lists: read here, changed by the dealer)
     names = [f"Bot {i + 1}" for i in range(players)]
     game = Game(names, rules)
     cells = game.cells  # the engine's board, read by the move generator
@@ -65,7 +62,7 @@ def simulate(
             move = _choose(cells, rack, rules, policies[p], rng)
         if move is not None:
             _, keys, tiles = move
-            drawn = [bag.pop() for _ in range(min(len(tiles), len(bag)))]
+            drawn = dealer.place(p, tiles)
             turn = Turn(p, "place", tiles=tuple(Placement(TILES[t], *key_cell(k)) for k, t in zip(keys, tiles)),
                         rack=held, draw=tuple(TILES[t] for t in drawn))
         elif bag:
@@ -73,23 +70,16 @@ def simulate(
                 end = "blocked"  # no tile left anywhere fits the board: the game ends at once
                 break
             out = rack[: min(len(rack), len(bag))]
-            drawn = [bag.pop() for _ in range(len(out))]
-            bag.extend(out)
-            rng.shuffle(bag)
-            tiles = tuple(out)
+            drawn = dealer.exchange(p, out)[0]
             turn = Turn(p, "exchange", exchanged=tuple(TILES[t] for t in out), rack=held,
                         draw=tuple(TILES[t] for t in drawn))
         else:
             if not any(best_move(cells, r, rules) for r in racks):
                 end = "blocked"
                 break
-            tiles, drawn = (), []
             turn = Turn(p, "pass", rack=held)
         points = game.play(turn, state=False).points
         turns.append(turn._replace(score=points))
-        for t in tiles:
-            rack.remove(t)
-        rack.extend(drawn)
         if game.ended == "out":
             end = "out"
             break

@@ -120,7 +120,6 @@ def test_the_import_graph_has_no_cycle() -> None:
     assert cycles == []
 
 
-@pytest.mark.xfail(strict=True, reason="the engine, the command line and the cluster are split next (issue 20)")
 def test_no_module_class_or_function_is_too_long() -> None:
     long = []
     for name, path in modules().items():

@@ -12,13 +12,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from qwirkle_tools.formats.notation import format_qgn
-from qwirkle_tools.formats.record import from_data
+from qwirkle_tools.formats.sources import read_record
 from qwirkle_tools.play.simulate import simulate
 
 HERE = Path(__file__).parent
-SOURCE = Path(__file__).parent
-"""Where the 296-295 game is read from (``make_296_295.py`` makes it)."""
+GAME_296_295 = Path(__file__).parent / "296-295.qgn"
+"""The one copy of the 296-295 game (``tools/search_296_295.py`` finds it); its record and its sheet are made from it."""
 
 
 def _named(game: dict[str, Any], event: str) -> dict[str, Any]:
@@ -141,8 +140,13 @@ def illegal_moves() -> dict[str, Any]:
     }
 
 
+def game_296_295() -> dict[str, Any]:
+    return read_record(GAME_296_295).to_data()
+
+
 SAMPLES = {
     "complete-2p.json": complete,
+    "296-295.json": game_296_295,
     "weak-play.json": weak_play,
     "mistakes.json": mistakes,
     "double-qwirkle.json": double_qwirkle,
@@ -151,11 +155,6 @@ SAMPLES = {
     "bookkeeping.json": bookkeeping,
     "illegal-moves.json": illegal_moves,
 }
-
-
-def game_296_295() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((SOURCE / "296-295.json").read_text(encoding="utf-8"))
-    return data
 
 
 def sheet_296_295() -> str:
@@ -184,7 +183,6 @@ Result: 9-6 unfinished
 """The README's club game in the notation, with one slip of the pen (``rz``: no such tile)."""
 
 TEXTS = {
-    "296-295.qgn": lambda: format_qgn(from_data(game_296_295())),
     "club-night.qgn": lambda: CLUB_NIGHT,
     "296-295-sheet.csv": sheet_296_295,
 }

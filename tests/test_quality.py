@@ -18,7 +18,7 @@ def test_mypy_strict_passes() -> None:
 
 
 def test_ruff_passes() -> None:
-    proc = subprocess.run([sys.executable, "-m", "ruff", "check", "qwirkle_tools", "tests", "sample_games", "benchmarks",
+    proc = subprocess.run([sys.executable, "-m", "ruff", "check", "qwirkle_tools", "tests", "sample_games", "benchmarks", "tools",
                            "examples"],
                           cwd=ROOT, capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -17,7 +17,7 @@ from qwirkle_tools.play.engine import replay
 
 SAMPLES = Path(__file__).parent.parent / "sample_games"
 GAME = SAMPLES / "296-295.json"
-SCRIPT = SAMPLES / "make_296_295.py"
+SCRIPT = SAMPLES.parent / "tools" / "search_296_295.py"
 
 
 @pytest.fixture(scope="module")
@@ -26,7 +26,7 @@ def data() -> Any:
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("make_296_295", SCRIPT)
+    spec = importlib.util.spec_from_file_location("search_296_295", SCRIPT)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules.setdefault(spec.name, module)

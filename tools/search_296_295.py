@@ -1,18 +1,18 @@
-"""Make ``296-295.json``: a whole legal game that Ben wins 296 to 295 after trailing all game.
+"""Find the 296-295 game: a whole legal game that Ben wins 296 to 295 after trailing all game.
 
-    python sample_games/make_296_295.py                  # write 296-295.json from GAME below (a second)
-    python sample_games/make_296_295.py --search         # find GAME again, from its seed (seconds)
-    python sample_games/make_296_295.py --search --first-seed 0   # the whole search (about 2 minutes)
+    python tools/search_296_295.py                       # find it again, from its seed (seconds)
+    python tools/search_296_295.py --first-seed 0        # the whole search (about 2 minutes)
+    python tools/search_296_295.py --write               # ... and write sample_games/296-295.qgn and .json
 
 The seed write-ups end on a photo of a two-player score sheet: the right-hand
 player trailed the whole game, took the lead at the very end and won 296 to
 295. This script builds a game with that finish, every rack and draw recorded.
 
-The game is kept below in ``GAME`` as text, one turn a line (short tile
-names, see ``README.md``). ``make()`` replays it, scores every turn with the
-rules engine, checks every rack and draw against the bag and builds the
-record, so the default run is fast and does not depend on the order in which
-the move generator lists moves.
+The game is stored once, in the notation: ``sample_games/296-295.qgn`` (every
+rack and draw recorded). :func:`make` reads it into the record that
+``sample_games/make_samples.py`` writes as ``296-295.json``, so making the
+samples does not depend on the search, nor on the order in which the move
+generator lists moves.
 
 How it was found (``--search``). Any draw order is legal, so the search plays
 both players and also chooses which tiles come out of the bag (a
@@ -46,9 +46,8 @@ both players and also chooses which tiles come out of the bag (a
 Seeds are tried in order; a finish is kept if the whole game looks like a
 real one (:func:`quality`: 45 to 70 turns, an exchange at least, 4 to
 ``MAX_QWIRKLES`` Qwirkles and at most ``MAX_MISSED`` missed Qwirkles per
-player by ``qwirkle annotate``'s analysis). ``--search`` prints the text of
-the game it finds, says whether it is the game in ``GAME``, and writes the
-file from it. Everything is seeded: the same run gives the same bytes.
+player by ``qwirkle annotate``'s analysis). The search says whether the game it
+finds is the stored one, and with ``--write`` stores it. Everything is seeded: the same run gives the same bytes.
 """
 
 from __future__ import annotations
@@ -68,13 +67,16 @@ from qwirkle_tools.analysis.validate import check_data
 from qwirkle_tools.core.board import Placement
 from qwirkle_tools.core.movegen import Move, generate
 from qwirkle_tools.core.rules import DEFAULT_RULES
-from qwirkle_tools.core.tiles import COPIES, RACK_SIZE, TILES, Tile, largest_group
+from qwirkle_tools.core.tiles import COPIES, RACK_SIZE, TILES, largest_group
+from qwirkle_tools.formats.notation import format_qgn
 from qwirkle_tools.formats.record import Player, Record, Result, Turn, from_data
+from qwirkle_tools.formats.sources import read_record
 from qwirkle_tools.play.engine import Game as Engine
 from qwirkle_tools.play.engine import replay
 
-HERE = Path(__file__).parent
-OUT = HERE / "296-295.json"
+SAMPLES = Path(__file__).parent.parent / "sample_games"
+STORED = SAMPLES / "296-295.qgn"
+OUT = SAMPLES / "296-295.json"
 NAMES = ("Ana", "Ben")
 ANA, BEN = 0, 1
 FINAL = (295, 296)
@@ -106,128 +108,30 @@ MIN_EXCHANGES = 1  # a real game has an exchange or two
 MAX_MISSED = 0     # Qwirkles a player may miss (an analysis flag) in the game found
 
 # --------------------------------------------------------------------------------------------
-# The game found by ``--search`` (seed noted in the first line). One line a turn:
-#   A place <tile@x,y ...> | <draw>      A exchange <tiles> | <draw>      A pass
-# ``racks`` gives the opening racks; racks after that follow from the turns.
-GAME = """
-seed 64
-racks rc rx rd rt ox bx / rl ot ol yc bc bs
-A place rc@0,0 rx@1,0 rd@2,0 rt@3,0 | rd os gl bs
-B place rl@0,-1 | rx
-A place rd@1,-1 | rc
-B place rx@2,-1 | rt
-A place rc@3,-1 | rs
-B place ot@-1,-2 rt@0,-2 | rs yl
-A place os@-1,-3 rs@0,-3 | rs rl
-B exchange rs ol yl bs | yd gs gt bl
-A place rs@-2,0 rl@-1,0 | bs bt
-B place gs@-2,-3 gt@-2,-2 | rx gl
-A place bs@-3,-3 bt@-3,-2 | gd pc
-B place bl@-3,-4 gl@-2,-4 | gt ps
-A place ox@-4,-5 bx@-3,-5 | rl gx
-B exchange rx yd gt ps | gd bd pc pl
-A place gx@-2,-5 | od
-B place bc@-3,-7 bd@-3,-6 | gc pd
-A place od@-4,-6 gd@-2,-6 | ps pt
-B place gc@-2,-7 | yt
-A place ps@-4,-3 pt@-4,-2 | yc ys
-B place yt@-5,-2 yc@-5,-1 | yt bs
-A place ys@-5,-3 | yd
-B place pc@-1,-7 pd@-1,-6 | rx rd
-A place yc@0,-7 yd@0,-6 | ol gx
-B place rd@-5,-6 rx@-5,-5 | oc px
-A place ol@-1,-4 | rc
-B place oc@-4,-7 | yl
-A place rc@-5,-7 | ol
-B place pl@-1,-8 yl@0,-8 | bc pt
-A place rl@-5,-8 ol@-4,-8 | ox bt
-B place pt@-1,-9 yt@0,-9 | ot gs
-A place pc@-4,-1 | yx
-B place px@-4,0 | rt
-A place yx@-5,0 | rs
-B place rt@-5,-9 ot@-4,-9 | yl pl
-A place bs@-6,-10 rs@-5,-10 | od bl
-B place yl@-5,1 pl@-4,1 | gt pl
-A place bt@-6,-9 bl@-6,-8 | ot yt
-B place gs@-7,-10 gt@-7,-9 | bx pt
-A place gl@-7,-8 | os
-B place pt@-8,-9 pl@-8,-8 | gx bx
-A place os@-4,-10 | yx
-B place gx@-7,-11 bx@-6,-11 | bl px
-A place ot@-9,-10 yt@-9,-9 | gc gl
-B place bc@-6,-1 bx@-6,0 bl@-6,1 | os gt bt
-A place gc@-7,-1 gx@-7,0 gl@-7,1 | ox bc pc
-B place gt@-7,2 bt@-6,2 | oc px
-A place ox@-8,0 | gc
-B place oc@-8,-1 | pd
-A place gc@-7,-12 bc@-6,-12 | ol gs
-B place pd@-8,-7 gd@-7,-7 | yc yl
-A place ol@-8,1 | oc
-B place bs@-9,-2 os@-8,-2 | od ys
-A place oc@-8,-12 ox@-8,-11 | yx yd
-B place ys@-9,-13 yc@-9,-12 | pd ps
-A place yd@-9,-14 od@-8,-14 | gd ps
-B place pd@-4,2 od@-3,2 | yd bd
-A place gd@-7,-3 gs@-7,-2 | ys bd
-B place bd@-6,-13 yd@-5,-13 |
-A place yx@0,-11 ys@0,-10 |
-B place px@-1,-11 ps@-1,-10 |
-A place pc@-9,-6 ps@-8,-6 |
-B place px@-8,-5 |
-A place yx@-5,-14 |
-B place yl@-5,-15 |
-"""
+# the record of a game the search found
 
 
-# --------------------------------------------------------------------------------------------
-# building the record from the game text
-
-
-def parse_game(text: str) -> tuple[int | None, list[list[Tile]], list[tuple[int, str, list[Any], list[Tile]]]]:
-    """The seed, the opening racks and the turns (player, action, tiles, draw) of a game text."""
-    seed: int | None = None
-    racks: list[list[Tile]] = []
-    turns: list[tuple[int, str, list[Any], list[Tile]]] = []
-    for raw in text.strip().splitlines():
-        line = raw.strip()
-        if not line:
-            continue
-        if line.startswith("seed"):
-            seed = int(line.split()[1])
-            continue
-        if line.startswith("racks"):
-            racks = [[Tile.parse(t) for t in part.split()] for part in line[len("racks"):].split("/")]
-            continue
-        head, _, draw_text = line.partition("|")
-        who, action, *items = head.split()
-        player = "AB".index(who)
-        draw = [Tile.parse(t) for t in draw_text.split()]
-        if action == "place":
-            turns.append((player, action, [Placement.parse(t) for t in items], draw))
-        else:
-            turns.append((player, action, [Tile.parse(t) for t in items], draw))
-    return seed, racks, turns
-
-
-def build(text: str) -> dict[str, Any]:
-    """The record of a game text, every turn played (and scored) by a strict engine, which
-    refuses an illegal move, a wrong rack or draw, or a 4th copy of a tile."""
-    seed, racks, turns = parse_game(text)
+def build(g: Game, seed: int | None) -> dict[str, Any]:
+    """The record of a game the search played, every turn played (and scored) again by a strict
+    engine, which refuses an illegal move, a wrong rack or draw, or a 4th copy of a tile."""
+    racks = [[TILES[t] for t in rack] for rack in g.opening]
     engine = Engine(NAMES)
     out: list[Turn] = []
-    for i, (p, action, items, draw) in enumerate(turns):
+    for i, (p, action, items, drawn) in enumerate(g.turns):
         if engine.ended is not None:
             raise ValueError(f"turn {i + 1}: after the end")
-        rack = racks[p]
+        rack, draw = racks[p], [TILES[t] for t in drawn]
         held = tuple(rack)
         if action == "place":
-            turn = Turn(p, "place", tiles=tuple(items), rack=held, draw=tuple(draw))
-            for pl in items:
+            placed = tuple(Placement(TILES[t], x, y) for t, x, y in items)
+            turn = Turn(p, "place", tiles=placed, rack=held, draw=tuple(draw))
+            for pl in placed:
                 rack.remove(pl.tile)
         elif action == "exchange":
-            turn = Turn(p, "exchange", exchanged=tuple(items), rack=held, draw=tuple(draw))
-            for t in items:
-                rack.remove(t)
+            exchanged = tuple(TILES[t] for t in items)
+            turn = Turn(p, "exchange", exchanged=exchanged, rack=held, draw=tuple(draw))
+            for tile in exchanged:
+                rack.remove(tile)
         else:
             turn = Turn(p, "pass", rack=held)
         rack.extend(draw)
@@ -241,22 +145,24 @@ def build(text: str) -> dict[str, Any]:
             "date": "2026-11-29",
             "comment": ("A constructed game (legal, every rack and draw recorded) with the finish of the seed "
                         "write-ups' photo: Ben, the right-hand player, trails all game, takes the lead on the "
-                        f"last turn and wins 296 to 295. Made by make_296_295.py (search seed {seed})."),
+                        f"last turn and wins 296 to 295. Made by tools/search_296_295.py (search seed {seed})."),
         },
     )
     return record.to_data()
 
 
 def make() -> dict[str, Any]:
-    """The record of the game kept in ``GAME``."""
-    return build(GAME)
+    """The record of the stored game (``sample_games/296-295.qgn``)."""
+    return read_record(STORED).to_data()
 
 
-def write(data: dict[str, Any], path: Path = OUT) -> None:
+def write(data: dict[str, Any]) -> None:
+    """Store a game found: the notation (the one copy) and the record made from it."""
     _, findings = check_data(data)
     if findings:
         raise SystemExit("the game does not validate:\n" + "\n".join(str(f) for f in findings))
-    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    STORED.write_text(format_qgn(from_data(data)), encoding="utf-8")
+    OUT.write_text(json.dumps(make(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 # --------------------------------------------------------------------------------------------
@@ -680,23 +586,8 @@ def quality(data: dict[str, Any]) -> str | None:
     return None
 
 
-def game_text(g: Game, seed: int | None) -> str:
-    """The game as the text kept in ``GAME``."""
-    lines = [] if seed is None else [f"seed {seed}"]
-    lines.append("racks " + " / ".join(" ".join(TILES[t].short for t in rack) for rack in g.opening))
-    for p, kind, items, draw in g.turns:
-        who = "AB"[p]
-        if kind == "place":
-            body = " ".join(f"{TILES[t].short}@{x},{y}" for t, x, y in items)
-        else:
-            body = " ".join(TILES[t].short for t in items)
-        tail = " | " + " ".join(TILES[t].short for t in draw) if kind != "pass" else ""
-        lines.append(f"{who} {kind} {body}{tail}".replace("  ", " ").rstrip())
-    return "\n".join(lines) + "\n"
-
-
-def search(first_seed: int = 0, seeds: int = 200, verbose: bool = True) -> tuple[int, str]:
-    """Try seeds in order; the first seed whose game passes every check, and the game's text."""
+def search(first_seed: int = 0, seeds: int = 200, verbose: bool = True) -> tuple[int, dict[str, Any]]:
+    """Try seeds in order; the first seed whose game passes every check, and the game's record."""
     for seed in range(first_seed, first_seed + seeds):
         t0 = time.perf_counter()
         made = main_phase(seed)
@@ -715,36 +606,34 @@ def search(first_seed: int = 0, seeds: int = 200, verbose: bool = True) -> tuple
             found += 1
             if max(done.qw) > MAX_QWIRKLES or len(done.turns) > MAX_GAME_TURNS:
                 continue
-            text = game_text(done, seed)
-            why = quality(build(text))
+            data = build(done, seed)
+            why = quality(data)
             if verbose:
                 print(note + f", finish {found}: {why or 'accepted'} ({time.perf_counter() - t0:.1f} s)", file=sys.stderr)
             if why is None:
-                return seed, text
+                return seed, data
         if verbose:
             print(note + f", {found} finishes, none accepted ({time.perf_counter() - t0:.1f} s)", file=sys.stderr)
     raise SystemExit("no game found")
 
 
+SEED = 64
+"""The seed the stored game was found from."""
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--search", action="store_true", help="find the game again instead of using GAME")
-    parser.add_argument("--first-seed", type=int, default=None,
-                        help="the first seed tried (default: the seed of GAME; 0 repeats the whole search)")
+    parser.add_argument("--first-seed", type=int, default=SEED,
+                        help="the first seed tried (default: the stored game's; 0 repeats the whole search)")
     parser.add_argument("--seeds", type=int, default=200, help="how many seeds to try at most")
-    parser.add_argument("-o", "--output", type=Path, default=OUT)
+    parser.add_argument("--write", action="store_true", help="store the game found (296-295.qgn, and the .json from it)")
     args = parser.parse_args(argv)
-    if args.search:
-        first = args.first_seed if args.first_seed is not None else parse_game(GAME)[0] or 0
-        seed, text = search(first, args.seeds)
-        print(f'GAME = """\n{text}"""')
-        same = parse_game(text)[1:] == parse_game(GAME)[1:]
-        print(f"seed {seed}: " + ("the game kept in GAME" if same else "a game other than GAME"), file=sys.stderr)
-        data = build(text)
-    else:
-        data = make()
-    write(data, args.output)
-    print(f"wrote {args.output}", file=sys.stderr)
+    seed, data = search(args.first_seed, args.seeds)
+    same = data["turns"] == make()["turns"]
+    print(f"seed {seed}: " + ("the stored game" if same else "a game other than the stored one"), file=sys.stderr)
+    if args.write:
+        write(data)
+        print(f"wrote {STORED} and {OUT}", file=sys.stderr)
 
 
 if __name__ == "__main__":

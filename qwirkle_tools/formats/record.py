@@ -6,7 +6,8 @@ is the one reader, in three modes: ``strict`` checks data against the schema
 and raises :class:`RecordError` with a JSON pointer when it is not a record,
 ``lenient`` keeps whatever it can read, ``trusted`` reads data already checked
 (``from_data`` and ``from_data_lenient`` are its old names). Each JSON form (a tile, a placement, a turn, a setup, a result) is
-read and written here, once.
+written here once and read here twice, on purpose: by the careful reader
+and by its fast twin for schema-checked data (see :func:`read`).
 
 Round trip: ``from_data(r.to_data()) == r`` for every record, and keys the
 format does not define (``x-...`` extensions, ``analysis``) are kept as they

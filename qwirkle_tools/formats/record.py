@@ -1,11 +1,13 @@
 """The game record (format ``qwirkle-record``, version 1): typed values, load, dump.
 
 This module reads and writes records; it never decides legality (that is
-:mod:`qwirkle_tools.core.rules` and :mod:`qwirkle_tools.play.engine`). ``from_data``
-checks data against the schema and raises :class:`RecordError` with a JSON
-pointer when it is not a record; :func:`from_data_lenient` keeps whatever it
-can read. Each JSON form (a tile, a placement, a turn, a setup, a result) is
-read and written here, once.
+:mod:`qwirkle_tools.core.rules` and :mod:`qwirkle_tools.play.engine`). :func:`read`
+is the one reader, in three modes: ``strict`` checks data against the schema
+and raises :class:`RecordError` with a JSON pointer when it is not a record,
+``lenient`` keeps whatever it can read, ``trusted`` reads data already checked
+(``from_data`` and ``from_data_lenient`` are its old names). Each JSON form (a tile, a placement, a turn, a setup, a result) is
+written here once and read here twice, on purpose: by the careful reader
+and by its fast twin for schema-checked data (see :func:`read`).
 
 Round trip: ``from_data(r.to_data()) == r`` for every record, and keys the
 format does not define (``x-...`` extensions, ``analysis``) are kept as they
@@ -18,7 +20,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, overload
 
 from ..core.board import COORD_LIMIT, Placement, format_move
 from ..core.errors import QwirkleError
@@ -314,28 +316,53 @@ def turn_from_data(d: JSON, ptr: str, lenient: bool = False) -> Turn:
     )
 
 
-def from_data(data: JSON, trusted: bool = False) -> Record:
-    """A :class:`Record` from parsed JSON.
+Mode = Literal["strict", "lenient", "trusted"]
+"""How :func:`read` reads: see there."""
 
-    The data is first checked against the schema, unless ``trusted`` says
-    the caller already did (the validator does, to report every error).
 
-    Raises:
-        RecordError: the data is not a valid record; the first schema error,
-            with its pointer.
+@overload
+def read(data: JSON, mode: Literal["strict", "trusted"] = "strict") -> Record: ...
+@overload
+def read(data: JSON, mode: Literal["lenient"]) -> tuple[Record | None, list[Turn | None]]: ...
+def read(data: JSON, mode: Mode = "strict") -> Record | tuple[Record | None, list[Turn | None]]:
+    """A :class:`Record` from parsed JSON, in one of three modes.
+
+    ``strict``: the data is checked against the schema (with its integer
+    check, :func:`qwirkle_tools.formats.schema.check`) and read; the first
+    schema error raises :class:`RecordError` with its pointer.
+    ``trusted``: the caller already checked (the validator does, to report
+    every error), so it is read at once.
+    ``lenient``: whatever can be read, as ``(record, turns)``: the record
+    (``None`` if even its frame is unreadable) and its turns, each ``None``
+    where that turn is unreadable.
+
+    Two readers do the work, on purpose: :func:`_read` reads field by field,
+    checking each (the lenient mode, and the fallback below), and
+    :func:`_read_trusted` is its fast twin for schema-valid data (the
+    validator's hot path). ``tests/test_record_twins.py`` holds them equal on
+    every schema-valid record it makes.
     """
-    if not trusted:
+    if mode == "lenient":
+        return _read(data, lenient=True)
+    if mode == "strict":
         from .schema import check
 
         errors = check(data)
         if errors:
             raise RecordError(errors[0].message, errors[0].pointer)
+    elif mode != "trusted":
+        raise ValueError(f"unknown reading mode {mode!r} (strict, lenient or trusted)")
     try:
         return _read_trusted(data)
     except (KeyError, TypeError, AttributeError):  # not what the schema promised
         record, _ = _read(data, lenient=False)
         assert record is not None  # strict reading raises instead
         return record
+
+
+def from_data(data: JSON, trusted: bool = False) -> Record:
+    """``read(data, "trusted" if trusted else "strict")``: see :func:`read`."""
+    return read(data, "trusted" if trusted else "strict")
 
 
 _new_turn = tuple.__new__
@@ -383,7 +410,12 @@ def _result_trusted(res: dict[str, JSON]) -> Result:
 
 
 def _read_trusted(data: dict[str, JSON]) -> Record:
-    """The fast reader for schema-valid data; raises KeyError or TypeError otherwise."""
+    """The fast twin of :func:`_read` (strict) for schema-valid data: no check,
+    no pointer, the Turn and Placement tuples built directly, because the
+    validator reads every record this way (``benchmarks/bench.py``'s validate
+    row). On other data it may raise KeyError, TypeError or AttributeError, or
+    return nonsense; ``tests/test_record_twins.py`` holds the twins equal on
+    schema-valid records."""
     players = tuple(Player(p["name"], {k: v for k, v in p.items() if k != "name"}) for p in data["players"])
     res = data.get("result")
     setup = data.get("setup")
@@ -401,10 +433,8 @@ def _read_trusted(data: dict[str, JSON]) -> Record:
 
 
 def from_data_lenient(data: JSON) -> tuple[Record | None, list[Turn | None]]:
-    """Whatever can be read: the record (``None`` if even its frame is
-    unreadable) and its turns, each ``None`` where that turn is unreadable."""
-    record, turns = _read(data, lenient=True)
-    return record, turns
+    """``read(data, "lenient")``: see :func:`read`."""
+    return read(data, "lenient")
 
 
 def _setup(d: JSON, lenient: bool) -> Setup | None:
@@ -440,6 +470,8 @@ def _setup(d: JSON, lenient: bool) -> Setup | None:
 
 
 def _read(data: JSON, lenient: bool) -> tuple[Record | None, list[Turn | None]]:
+    """The careful reader: every field checked, with its pointer (strict) or
+    dropped when unreadable (lenient); :func:`_read_trusted` is its fast twin."""
     if not isinstance(data, dict):
         raise RecordError(f"expected a record object, got {_show(data)}")
     try:
@@ -539,6 +571,6 @@ def dumps(record: Record | Mapping[str, JSON]) -> str:
         return json_text(data, indent=2) + "\n"
 
 
-__all__ = ["FORMAT", "VERSION", "Action", "End", "Parsed", "Player", "Rack", "Record", "RecordError", "Result", "Setup",
+__all__ = ["FORMAT", "VERSION", "Action", "End", "Mode", "Parsed", "Player", "Rack", "Record", "RecordError", "Result", "Setup",
            "Turn", "dumps", "from_data", "from_data_lenient", "loads", "placement_data", "placements_data",
-           "turn_from_data", "turn_text"]
+           "read", "turn_from_data", "turn_text"]

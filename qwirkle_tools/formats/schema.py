@@ -226,7 +226,13 @@ PAST_MAX_TURNS = f"a turn past the {MAX_TURNS:,}th: a record holds at most {MAX_
 
 
 def _floats(data: Any) -> list[Finding]:
-    """Findings for floats in the places the format wants integers."""
+    """Findings for floats in the places the format wants integers.
+
+    A twin walk of the record's shape, kept apart from the readers on purpose:
+    it runs only on what the schema passed, and folding it into the trusted
+    reader would slow the validator's clean path. ``tests/test_record_twins.py``
+    derives every place the schema wants an integer from the schema itself and
+    requires this walk to look there."""
     out: list[Finding] = []
     if not isinstance(data, dict):
         return out

@@ -146,3 +146,19 @@ def test_match_with_more_players(tmp_path: Path) -> None:
     assert summary["players"][0]["wins"] == wins
     bad = qwirkle("match", "greedy", "random", "--players", "3", "--sprt", "0,10", "-o", str(out), "--force")
     assert bad.returncode == 2 and "for two players" in bad.stderr
+
+
+def test_a_tournament_into_a_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "club"
+    proc = qwirkle("tournament", "greedy", "random", "--games", "2", "-o", str(folder), "--no-progress",
+                   "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    games = [from_data(json.loads(line)) for line in (folder / "games.jsonl").read_text().splitlines()]
+    assert len(games) == 2 and all(not replay(g).findings for g in games)
+    assert {row["games"] for row in json.loads(proc.stdout)["bots"]} == {2}
+    again = qwirkle("tournament", "greedy", "random", "--games", "2", "-o", str(folder), "--no-progress")
+    assert again.returncode == 2 and "already exists" in again.stderr  # nothing overwritten unless asked
+    (tmp_path / "file").write_text("x")
+    for where, said in [(tmp_path / "file", "not a folder"), (tmp_path / "no" / "such", "cannot make the folder")]:
+        proc = qwirkle("tournament", "greedy", "random", "--games", "2", "-o", str(where), "--no-progress")
+        assert proc.returncode == 2 and said in proc.stderr and len(proc.stderr.splitlines()) == 1, proc.stderr

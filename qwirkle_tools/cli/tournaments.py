@@ -17,7 +17,9 @@ from .common import PATHS_HELP, PLAYER_HELP, Format, _fail, _out, _target, _wrot
 @command
 def tournament(
     bots: Annotated[list[str], typer.Argument(metavar="BOT BOT [BOT...]", help=PLAYER_HELP, show_default=False)],
-    output: Annotated[Path, typer.Option("--output", "-o", help="The games to write (.jsonl).", show_default=False)],
+    output: Annotated[Path, typer.Option("--output", "-o", help=(
+        "The games to write: a .jsonl file, or a folder (made if need be) that gets games.jsonl and the logs."),
+        show_default=False)],
     games: Annotated[int, typer.Option("--games", "-g", min=1, help="Games a round (each combination of bots).")] = 10,
     players: Annotated[int, typer.Option("--players", "-p", min=2, max=6, help="Players per game.")] = 2,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the deals: every round plays the same deals.")] = 0,
@@ -51,8 +53,10 @@ def tournament(
     from ..outputs.convert import output_form
     from .progress import Progress
 
+    if output.suffix.lower() != ".jsonl" and (output.is_dir() or not output.suffix):
+        output = _folder(output) / "games.jsonl"  # a folder: the games and the programs' logs in it
     if output_form(output) != ".jsonl":
-        _fail(f"{output}: a tournament writes its games one record a line: give a .jsonl file")
+        _fail(f"{output}: a tournament writes its games one record a line: give a .jsonl file or a folder")
     target = _target(output, None, None, force)
     assert target is not None
     try:
@@ -75,6 +79,17 @@ def tournament(
         bar.close()
     _wrote(target)
     _out(json_text(standings.to_data()) if format is Format.json else standings.text())
+
+
+def _folder(path: Path) -> Path:
+    """``path`` as a folder for a tournament's files, made if it is not there (its parent must be)."""
+    if path.exists() and not path.is_dir():
+        _fail(f"{path}: not a folder")
+    try:
+        path.mkdir(exist_ok=True)
+    except OSError as exc:
+        _fail(f"{path}: cannot make the folder: {exc.strerror or exc}")
+    return path
 
 
 @command

@@ -32,8 +32,9 @@ from ..core.errors import QwirkleError
 from ..core.safetext import one_line
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterable, Mapping
 
+    from ..bots.match import Played
     from ..formats.jsontext import JSON
     from ..formats.record import Record
     from .progress import Progress
@@ -235,3 +236,25 @@ def _main(
 __all__ = ["DASK_HELP", "EXIT_BUG", "EXIT_FINDINGS", "EXIT_OK", "EXIT_USAGE", "PATHS_HELP", "PLAYER_HELP", "Engine", "Format",
            "_bar", "_emit", "_fail", "_out", "_record_target", "_record_text", "_refused", "_target", "_workers", "_write",
            "_wrote", "app", "command", "silence_stdout"]
+
+
+def _write_games(target: Path, force: bool, games: Iterable[Played], total: int, progress: bool | None,
+                 fold: Callable[[Played], object]) -> None:
+    """Write each game of a match or a tournament to ``target`` as it comes (one
+    record a line, atomically: nothing is left of a run that fails), hand it to
+    ``fold`` (the summary's), with a progress bar; then say what was written."""
+    from ..formats.fileio import AtomicFile
+    from .progress import Progress
+
+    bar = Progress(total, sys.stderr, sys.stderr.isatty() if progress is None else progress)
+    try:
+        with AtomicFile(target, replace=force) as out, out.open() as handle:
+            for game in games:
+                handle.write(game.line)
+                fold(game)
+                bar.update(1, 1)
+    except OSError as exc:
+        _fail(f"{target}: cannot write: {exc.strerror or exc}")
+    finally:
+        bar.close()
+    _wrote(target)

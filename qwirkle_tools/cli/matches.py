@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from ..core.safetext import json_text
-from .common import PLAYER_HELP, Format, _fail, _out, _target, _workers, _wrote, command
+from .common import PLAYER_HELP, Format, _fail, _out, _target, _workers, _write_games, command
 
 MATCH_DASK_HELP = ("Play the deals on a Dask cluster: 'local' starts one here (--jobs workers, default one per core), "
                    "tcp://HOST:PORT (or tls://) uses a running scheduler, which must be trusted; the games are the same. "
@@ -58,9 +58,7 @@ def match(
         qwirkle match lookahead greedy --games 200 --seed 1 -o match.jsonl
     """
     from ..bots.match import Match, Sprt, Tally, format_summary, run_games
-    from ..formats.fileio import AtomicFile
     from ..outputs.convert import output_form
-    from .progress import Progress
 
     test = None
     if sprt is not None:
@@ -75,19 +73,8 @@ def match(
     target = _target(output, None, None, force)
     assert target is not None
     settings = Match(a, b, games, seed, movetime, memory, logs=str(target), others=(b,) * (players - 2))
-    bar = Progress(games, sys.stderr, sys.stderr.isatty() if progress is None else progress)
     tally = Tally()  # the summary, folded as the games come
-    try:
-        with AtomicFile(target, replace=force) as out, out.open() as handle:
-            for game in run_games(settings, jobs, test, dask, _workers(dask, jobs)):
-                handle.write(game.line)
-                tally.add(game)
-                bar.update(1, 1)
-    except OSError as exc:
-        _fail(f"{target}: cannot write: {exc.strerror or exc}")
-    finally:
-        bar.close()
-    _wrote(target)
+    _write_games(target, force, run_games(settings, jobs, test, dask, _workers(dask, jobs)), games, progress, tally.add)
     summary = tally.summary(test)
     _out(json_text(summary.to_data()) if format is Format.json else format_summary(summary, test))
 

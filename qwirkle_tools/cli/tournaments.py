@@ -3,7 +3,6 @@ when this module is imported (the launcher imports it after the app, whose helpe
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
@@ -11,7 +10,7 @@ from typing import Annotated
 import typer
 
 from ..core.safetext import json_text
-from .common import PATHS_HELP, PLAYER_HELP, Format, _fail, _out, _target, _wrote, command
+from .common import PATHS_HELP, PLAYER_HELP, Format, _fail, _out, _target, _write_games, command
 
 
 @command
@@ -49,9 +48,7 @@ def tournament(
         qwirkle tournament greedy random lookahead --games 20 -o tournament.jsonl
     """
     from ..bots.tournament import Standings, Tournament, run
-    from ..formats.fileio import AtomicFile
     from ..outputs.convert import output_form
-    from .progress import Progress
 
     if output.suffix.lower() != ".jsonl" and (output.is_dir() or not output.suffix):
         output = _folder(output) / "games.jsonl"  # a folder: the games and the programs' logs in it
@@ -65,19 +62,8 @@ def tournament(
         _fail(str(exc))
     for match in settings.rounds():  # a bad spec is told before any game is played
         match.bots()
-    bar = Progress(settings.total, sys.stderr, sys.stderr.isatty() if progress is None else progress)
     standings = Standings()
-    try:
-        with AtomicFile(target, replace=force) as out, out.open() as handle:
-            for game in run(settings, jobs):
-                handle.write(game.line)
-                standings.add(game)
-                bar.update(1, 1)
-    except OSError as exc:
-        _fail(f"{target}: cannot write: {exc.strerror or exc}")
-    finally:
-        bar.close()
-    _wrote(target)
+    _write_games(target, force, run(settings, jobs), settings.total, progress, standings.add)
     _out(json_text(standings.to_data()) if format is Format.json else standings.text())
 
 

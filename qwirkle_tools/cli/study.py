@@ -56,11 +56,10 @@ def annotate(
         qwirkle annotate sample_games/complete-2p.json --engine lookahead -o annotated.json
     """
     from ..analysis.analyse import analyse, analysis_data, annotated, summary_text
-    from ..formats.sources import read_record
-    from ..play.engine import replay
+    from ..play.load import load_history
 
     where = _record_target(output, file, in_place, force, analysis=True)  # (never a .qgn: before the work)
-    history = replay(read_record(file))
+    history = load_history(file)
     analysis = analyse(history, "lookahead" if engine is Engine.lookahead else "greedy")
     text = None if where is None else _record_text(annotated(history, analysis), where)
     if format is Format.json:
@@ -102,12 +101,11 @@ def board(
 
         qwirkle board sample_games/complete-2p.json --turn 20 -o board.png
     """
-    from ..formats.sources import read_record
     from ..outputs.pictures import board_figure, board_text, board_view
-    from ..play.engine import replay
+    from ..play.load import load_history
 
     target = _target(output, file, None, force)
-    view = board_view(replay(read_record(file)), turn)
+    view = board_view(load_history(file), turn)
     if target is None:
         use_colour = colour and sys.stdout.isatty() and "NO_COLOR" not in os.environ
         _out(board_text(view.board, view.last, colour=use_colour))
@@ -169,15 +167,14 @@ def view(
 
         qwirkle view sample_games/296-295.json -o game.html
     """
-    from ..formats.sources import read_record
     from ..outputs.viewer import page
-    from ..play.engine import replay
+    from ..play.load import load_history
 
     target = _target(output, file, None, force)
     assert target is not None
     if target.suffix.lower() not in (".html", ".htm"):
         _fail(f"{target}: give an .html file")
-    _write(target, page(replay(read_record(file)), title=file.name), force)
+    _write(target, page(load_history(file), title=file.name), force)
 
 
 @command

@@ -45,32 +45,26 @@ def modules() -> dict[str, Path]:
     return found
 
 
-def imports(name: str, path: Path) -> set[str]:
-    """The package's modules that module ``name`` imports, anywhere in it
-    (a package imported for one of its modules counts as that module)."""
+def imports(name: str, path: Path, known: set[str]) -> set[str]:
+    """The package's modules (of ``known``) that module ``name`` imports, anywhere
+    in it (a package imported for one of its modules counts as that module)."""
     here = name.split(".")[:-1]
-    known = modules()
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if not isinstance(node, ast.ImportFrom):
             continue
-        if node.level:
-            base = here[:len(here) - (node.level - 1)] if node.level > 1 else here
-        elif node.module and node.module.split(".")[0] == "qwirkle_tools":
-            base = []
-            node_module = node.module.split(".", 1)[1] if "." in node.module else None
-            node = ast.ImportFrom(module=node_module, names=node.names, level=1)
+        module = node.module.split(".") if node.module else []
+        if node.level:  # relative: from the module's folder, one folder up for each dot past the first
+            target = [*here[:len(here) - node.level + 1], *module]
+        elif module[:1] == ["qwirkle_tools"]:
+            target = module[1:]
         else:
             continue
-        target = [*base, *(node.module.split(".") if node.module else [])]
         for alias in node.names:
-            candidate = ".".join([*target, alias.name])
-            if candidate in known:
-                found.add(candidate)
-            elif ".".join(target) in known:
-                found.add(".".join(target))
-            elif ".".join([*target, "__init__"]) in known:
-                found.add(".".join([*target, "__init__"]))
+            for candidate in (".".join([*target, alias.name]), ".".join(target), ".".join([*target, "__init__"])):
+                if candidate in known:
+                    found.add(candidate)
+                    break
     return found - {name}
 
 
@@ -86,11 +80,12 @@ def test_the_package_is_in_its_folders() -> None:
 
 def test_every_import_points_to_its_own_folder_or_an_allowed_one() -> None:
     wrong = []
-    for name, path in modules().items():
+    found = modules()
+    for name, path in found.items():
         home = folder(name)
         if home is None:
             continue
-        for target in sorted(imports(name, path)):
+        for target in sorted(imports(name, path, set(found))):
             there = folder(target)
             if there is None:
                 if target != "version":
@@ -101,7 +96,8 @@ def test_every_import_points_to_its_own_folder_or_an_allowed_one() -> None:
 
 
 def test_the_import_graph_has_no_cycle() -> None:
-    graph = {name: imports(name, path) for name, path in modules().items()}
+    found = modules()
+    graph = {name: imports(name, path, set(found)) for name, path in found.items()}
     state: dict[str, int] = {}  # 1: on the path, 2: done
     cycles: list[str] = []
 
@@ -173,7 +169,7 @@ def test_the_package_import_is_light() -> None:
     # what every command pays for: nothing beyond the facade's table (its other imports are for type checkers)
     import qwirkle_tools
 
-    assert imports("__init__", PACKAGE / "__init__.py") <= {"moved", "version", *qwirkle_tools.PUBLIC}
+    assert imports("__init__", PACKAGE / "__init__.py", set(modules())) <= {"moved", "version", *qwirkle_tools.PUBLIC}
     code = "import sys, qwirkle_tools; print(sorted(m for m in sys.modules if m.startswith('qwirkle_tools')))"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert proc.stdout.strip() == "['qwirkle_tools', 'qwirkle_tools.moved', 'qwirkle_tools.version']"

@@ -49,3 +49,13 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
         proc = qwirkle(*args)
         assert proc.returncode == 2, (args, proc.stderr)
         assert proc.stdout == "" and len(proc.stderr.splitlines()) == 1 and said in proc.stderr, proc.stderr
+
+
+def test_a_players_name_is_shown_safe(tmp_path: Path) -> None:
+    data = json.loads(GAME.read_text(encoding="utf-8"))
+    data["players"][0]["name"] = "Ana\x1b[2J\nBen"
+    path = tmp_path / "names.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    proc = qwirkle("endgame", str(path), "--turn", "63")
+    assert proc.returncode == 0, proc.stderr
+    assert "\x1b" not in proc.stdout and "Ana\\x1b[2J\\nBen" in proc.stdout

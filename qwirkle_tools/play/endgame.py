@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..core.errors import QwirkleError
+from ..core.safetext import one_line
 from ..core.tiles import format_tiles
 from ..formats.jsontext import JSON
 from ..formats.record import Record, Turn
@@ -345,7 +346,7 @@ def _move(turn: Turn) -> Move | None:
 def format_solution(solution: Solution, game: Game, played: Move | None = None, first_turn: int = 1) -> str:
     """The solution as text: the value, the line turn by turn, the candidates
     and what the played move loses."""
-    names = game.names
+    names = [one_line(name, most=24) for name in game.names]  # a record's names are any text: shown safe
     mover = names[game.to_move]
     how = "proven" if solution.proven else \
         f"searched {solution.depth} {'ply' if solution.depth == 1 else 'plies'} deep, greedy play below"

@@ -12,7 +12,8 @@ lines through the new tiles are worked out again (:func:`board_data`).
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 
 from .board import STEP_X, STEP_Y, Placement, key_bounds, key_cell
 from .lines import ALL, line_start, survey, walk
@@ -86,6 +87,15 @@ class BoardData:
         self.info_x: dict[int, Info] = {}
         self.info_y: dict[int, Info] = {}
 
+    def copy(self) -> BoardData:
+        """A copy to grow without changing this one (the placements, a cache for the frame, shared)."""
+        twin = object.__new__(BoardData)
+        for name in ("bonus", "bounds", "x0", "y0", "width", "w", "placements"):
+            setattr(twin, name, getattr(self, name))
+        for name in ("cells", "before_x", "after_x", "before_y", "after_y", "joinable", "records", "info_x", "info_y"):
+            setattr(twin, name, getattr(self, name).copy())
+        return twin
+
     def forget(self) -> None:
         """Drop the records and infos (they hold points and codes)."""
         self.records.clear()
@@ -147,7 +157,11 @@ _local = threading.local()
 
 def board_data(cells: dict[int, int], bonus: int) -> BoardData:
     """The board data for ``cells``: this thread's last, brought up to date if
-    ``cells`` has all its cells (and more), else built afresh."""
+    ``cells`` has all its cells (and more), else built afresh (within
+    :func:`branching`: the nearest board of the search's line, grown on a copy)."""
+    line: list[BoardData] | None = getattr(_local, "line", None)
+    if line is not None:
+        return _on_line(line, cells, bonus)
     data: BoardData | None = getattr(_local, "data", None)
     _local.data = None  # left unset if an update is interrupted
     if data is None or not data.cells.items() <= cells.items():
@@ -160,6 +174,40 @@ def board_data(cells: dict[int, int], bonus: int) -> BoardData:
             data.bonus = bonus
             data.forget()
     _local.data = data
+    return data
+
+
+@contextmanager
+def branching() -> Iterator[None]:
+    """Within it, this thread's board data serve a depth-first search: the
+    data of every board on the line from the first to the latest are kept, so
+    a move tried after another, from the same board, grows that board's data
+    rather than building them afresh (outside, a smaller board than the last
+    means building them again: right for a game played forward, costly for a
+    search that takes moves back)."""
+    outer = getattr(_local, "line", None)
+    _local.line = []
+    try:
+        yield
+    finally:
+        _local.line = outer
+
+
+def _on_line(line: list[BoardData], cells: dict[int, int], bonus: int) -> BoardData:
+    """The data for ``cells`` from the search's line: the boards on it that
+    ``cells`` does not contain are left behind (the search has taken their
+    moves back); the last one left is the largest that it does contain."""
+    items = cells.items()
+    while line and not (line[-1].cells.items() <= items and line[-1].bonus == bonus):
+        line.pop()
+    if line and len(line[-1].cells) == len(cells):
+        return line[-1]
+    if line:
+        data = line[-1].copy()
+        data.add(cells, cells.keys() - data.cells.keys())
+    else:
+        data = BoardData(cells, bonus)
+    line.append(data)
     return data
 
 

@@ -5,8 +5,8 @@ the other's rack. The game is then a two-player game of perfect information,
 and its value from a position is the spread of the points still to come (the
 mover's less the other's, the end bonus included), which does not depend on
 the scores so far. :func:`solve` finds it by negamax with alpha-beta pruning
-over :meth:`Game.legal_moves <qwirkle_tools.play.game.Game.legal_moves>`
-(best score first, so the first move searched is usually the best), a
+over the legal moves of :func:`~qwirkle_tools.core.movegen.generate_raw`
+(best score first, the end bonus counted, so the first move searched is usually the best), a
 transposition table (the same tiles placed by the same players in another
 order is the same position) and iterative deepening: depth 1, 2, ... until
 the search reaches the end of the game on every line (the value is then
@@ -23,13 +23,18 @@ first), so the answer says what every candidate loses against perfect play
 from __future__ import annotations
 
 import dataclasses
+import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..core.board import Placement, key_cell
 from ..core.errors import QwirkleError
+from ..core.frontier import branching
+from ..core.movegen import generate_raw
+from ..core.rules import playable_tile
 from ..core.safetext import one_line
-from ..core.tiles import format_tiles
+from ..core.tiles import TILES, format_tiles
 from ..formats.jsontext import JSON
 from ..formats.record import Record, Turn
 from .engine import replay
@@ -105,31 +110,79 @@ class _Spent(Exception):
     """The budget ran out in the middle of a depth."""
 
 
+_Raw = tuple[tuple[int, ...], tuple[int, ...]] | None
+"""A move as the search plays it: its cell keys and tiles, or ``None`` for a pass."""
+
+
 class _Search:
-    """One solve: the game searched in place (push and pop), the table, the counts."""
+    """One solve, on the position's bare parts (the cells, the two racks, the
+    seat to move), changed in place and changed back: a node costs one move
+    generation (:func:`~qwirkle_tools.core.movegen.generate_raw`) and nothing
+    else. The game's rules stay the rules' own: the moves, their scores with
+    the end bonus (:meth:`Rules.scored <qwirkle_tools.core.rules.Rules.scored>`),
+    and the end (a player goes out, or neither can place: :func:`~qwirkle_tools.core.rules.dead`,
+    here "neither has a move"); the brute-force tests play the same positions
+    through :class:`~qwirkle_tools.play.game.Game` and agree."""
 
     def __init__(self, game: Game) -> None:
-        self.game = game
+        self.rules = game.rules
+        self.cells: dict[int, int] = dict(game.board.cells)
+        self.racks: list[list[int]] = [[int(t) for t in rack] for rack in game.racks]
+        self.to_move = game.to_move
         self.deadline: float | None = None
         self.max_nodes: int | None = None
         self.nodes = 0
-        self.table: dict[tuple[frozenset[tuple[int, int, int]], int], tuple[int, int, int, bool, str | None]] = {}
-        self.placed: set[tuple[int, int, int]] = set()  # (cell key, tile, player) since the root
+        # the position's key: the XOR of a random number per (cell, tile, player) placed since the root and
+        # one for the seat to move (Zobrist hashing: one XOR a tile, where a set of the tiles costs a copy a node)
+        self.hash = 0
+        self.codes: dict[tuple[int, int, int], int] = {}
+        self.numbers = random.Random(0)
+        self.table: dict[int, tuple[int, int, int, bool, _Raw]] = {}
 
-    def key(self) -> tuple[frozenset[tuple[int, int, int]], int]:
-        return frozenset(self.placed), self.game.to_move
+    def code(self, key: int, tile: int, player: int) -> int:
+        found = self.codes.get((key, tile, player))
+        if found is None:
+            found = self.codes[key, tile, player] = self.numbers.getrandbits(64)
+        return found
 
-    def play(self, move: Move) -> int:
-        p = self.game.to_move
-        points = self.game.push(move)
-        for pl in move.tiles:
-            self.placed.add((pl.key, int(pl.tile), p))
-        return points
+    def moves(self) -> list[tuple[int, _Raw]]:
+        """The mover's moves with what each scores (the end bonus counted), best first;
+        a pass alone when the mover cannot place but the other can; none at the end."""
+        rack = self.racks[self.to_move]
+        found = generate_raw(self.cells, rack, self.rules)
+        if found:
+            scored, whole = self.rules.scored, len(rack)
+            moves: list[tuple[int, _Raw]] = [(scored(m[0], len(m[3]), whole, 0), (m[2], m[3])) for m in found]
+            moves.sort(key=lambda m: -m[0])  # going out may rank a move higher; a stable sort keeps the generator's ties
+            return moves
+        if playable_tile(self.cells, self.racks[1 - self.to_move]) is not None:
+            return [(0, None)]
+        return []
 
-    def unplay(self, move: Move, player: int) -> None:
-        self.game.pop()
-        for pl in move.tiles:
-            self.placed.discard((pl.key, int(pl.tile), player))
+    def play(self, move: _Raw) -> bool:
+        """Plays ``move`` for the mover; whether that ended the game (the rack emptied)."""
+        p = self.to_move
+        self.to_move = 1 - p
+        self.hash ^= _TURN
+        if move is None:
+            return False
+        rack, cells = self.racks[p], self.cells
+        for k, t in zip(*move):
+            cells[k] = t
+            rack.remove(t)
+            self.hash ^= self.code(k, t, p)
+        return not rack
+
+    def unplay(self, move: _Raw) -> None:
+        self.to_move = p = 1 - self.to_move
+        self.hash ^= _TURN
+        if move is None:
+            return
+        rack, cells = self.racks[p], self.cells
+        for k, t in zip(*move):
+            del cells[k]
+            rack.append(t)
+            self.hash ^= self.code(k, t, p)
 
     def tick(self) -> None:
         self.nodes += 1
@@ -140,28 +193,35 @@ class _Search:
 
     def playout(self) -> int:
         """The spread to the end, from the mover's side, with both players greedy."""
-        game, spread, played, sign = self.game, 0, 0, 1
-        while not game.is_over():
-            spread += sign * game.push(game.legal_moves()[0])
-            sign, played = -sign, played + 1
-        for _ in range(played):
-            game.pop()
+        played: list[_Raw] = []
+        spread, sign = 0, 1
+        while True:
+            moves = self.moves()
+            if not moves:
+                break
+            points, move = moves[0]
+            spread += sign * points
+            sign = -sign
+            played.append(move)
+            if self.play(move):
+                break
+        for move in reversed(played):
+            self.unplay(move)
         return spread
 
-    def value(self, move: Move, depth: int, alpha: int, beta: int) -> tuple[int, bool]:
-        """The value of ``move`` for the mover (its points less the reply's value),
-        searched within (alpha, beta), and whether it is proven."""
-        p = self.game.to_move
-        points = self.play(move)
+    def value(self, points: int, move: _Raw, depth: int, alpha: int, beta: int) -> tuple[int, bool]:
+        """The value of ``move`` (scoring ``points``) for the mover: its points less
+        the reply's value, searched within (alpha, beta); and whether it is proven."""
+        out = self.play(move)
         try:
-            if self.game.is_over():
+            if out:
                 return points, True
             if depth <= 1:
                 return points - self.playout(), False
             child, proven = self.negamax(depth - 1, points - beta, points - alpha)
             return points - child, proven
         finally:
-            self.unplay(move, p)
+            self.unplay(move)
 
     def negamax(self, depth: int, alpha: int, beta: int) -> tuple[int, bool]:
         """The value of the position for the mover, searched ``depth`` plies
@@ -169,20 +229,22 @@ class _Search:
         upper bound, at or above beta a lower bound. And whether it is proven
         (no playout below)."""
         self.tick()
-        key = self.key()
+        key = self.hash
         entry = self.table.get(key)
-        first: str | None = None
+        first: _Raw = None
         if entry is not None:
             value, flag, stored, proven, first = entry
             if proven or stored >= depth:
                 if flag == _EXACT or (flag == _LOWER and value >= beta) or (flag == _UPPER and value <= alpha):
                     return value, proven
-        moves = self.game.legal_moves()
+        moves = self.moves()
+        if not moves:
+            return 0, True  # neither player can place: the game is over, blocked
         if first is not None:  # the table's best move searched first
-            moves.sort(key=lambda m: str(m) != first)
-        start_alpha, best, best_move, proven_all = alpha, -INFINITY, moves[0], True
-        for move in moves:
-            value, proven = self.value(move, depth, alpha, beta)
+            moves.sort(key=lambda m: m[1] != first)
+        start_alpha, best, best_move, proven_all = alpha, -INFINITY, moves[0][1], True
+        for points, move in moves:
+            value, proven = self.value(points, move, depth, alpha, beta)
             proven_all = proven_all and proven
             if value > best:
                 best, best_move = value, move
@@ -190,40 +252,59 @@ class _Search:
                 if alpha >= beta:
                     break
         flag = _UPPER if best <= start_alpha else _LOWER if best >= beta else _EXACT
-        self.table[key] = (best, flag, depth, proven_all, str(best_move))
+        self.table[key] = (best, flag, depth, proven_all, best_move)
         return best, proven_all
 
-    def root(self, moves: Sequence[Move], depth: int) -> tuple[int, Move, bool]:
+    def root(self, moves: Sequence[tuple[int, _Raw]], depth: int) -> tuple[int, _Raw, bool]:
         """The best of ``moves`` searched ``depth`` plies (alpha-beta at the root
         too), its value, and whether that is proven."""
         self.tick()
-        best, best_move, proven_all = -INFINITY, moves[0], True
-        for move in moves:
-            value, proven = self.value(move, depth, best, INFINITY)
+        best, best_move, proven_all = -INFINITY, moves[0][1], True
+        for points, move in moves:
+            value, proven = self.value(points, move, depth, best, INFINITY)
             proven_all = proven_all and proven
             if value > best:
                 best, best_move = value, move
         return best, best_move, proven_all
 
-    def line(self, first: Move, limit: int) -> tuple[Move, ...]:
+    def line(self, first: _Raw, limit: int) -> tuple[Move, ...]:
         """The principal variation from the root after ``first``: the table's
         best moves, then the greedy playout's, to the end."""
-        game = self.game
-        played: list[tuple[Move, int]] = []
-        move: Move | None = first
-        while move is not None and len(played) < limit:
-            played.append((move, game.to_move))
-            self.play(move)
-            if game.is_over():
+        played: list[Move] = []
+        raws: list[_Raw] = []
+        move: _Raw = first
+        points = next(s for s, m in self.moves() if m == move)
+        while len(played) < limit:
+            played.append(_as_move(move, points))
+            raws.append(move)
+            if self.play(move):
                 break
-            entry = self.table.get(self.key())
-            moves = game.legal_moves()
-            move = moves[0]
+            moves = self.moves()
+            if not moves:
+                break
+            points, move = moves[0]
+            entry = self.table.get(self.hash)
             if entry is not None and entry[4] is not None:
-                move = next((m for m in moves if str(m) == entry[4]), move)
-        for move, player in reversed(played):
-            self.unplay(move, player)
-        return tuple(m for m, _ in played)
+                points, move = next((m for m in moves if m[1] == entry[4]), moves[0])
+        for move in reversed(raws):
+            self.unplay(move)
+        return tuple(played)
+
+
+_TURN = random.Random(1).getrandbits(64)
+"""The number XORed into a position's key as the seat to move changes."""
+
+
+def _as_move(move: _Raw, points: int) -> Move:
+    if move is None:
+        return Move.pass_turn()
+    return Move.place((Placement(TILES[t], *key_cell(k)) for k, t in zip(*move)), points)
+
+
+def _raw(move: Move) -> _Raw:
+    if move.action == "pass":
+        return None
+    return tuple(pl.key for pl in move.tiles), tuple(int(pl.tile) for pl in move.tiles)
 
 
 UNLIMITED = 64
@@ -241,8 +322,8 @@ def solve(game: Game, seconds: float | None = 5.0, max_nodes: int | None = None,
     values the moves of ``include`` (say, the move a record played) and up
     to ``candidates`` other moves the same way (exact, or at the depth
     reached); those it cannot value in time are left out (but for
-    ``include``, valued whatever the budget). The game is searched in place
-    with push and pop and left as it was.
+    ``include``, valued whatever the budget). The search works on a copy of
+    the position's bare parts: ``game`` is not changed.
 
     Raises:
         NotAnEndgame: the bag holds tiles, the game has more than two players, or it is over.
@@ -253,6 +334,12 @@ def solve(game: Game, seconds: float | None = 5.0, max_nodes: int | None = None,
         raise NotAnEndgame(f"the bag still holds {game.bag_size} tiles: the endgame starts when it is empty")
     if game.is_over():
         raise NotAnEndgame("the game is over: there is nothing to solve")
+    with branching():
+        return _solve(game, seconds, max_nodes, candidates, include)
+
+
+def _solve(game: Game, seconds: float | None, max_nodes: int | None, candidates: int, include: Sequence[Move]
+           ) -> Solution:
     started = time.monotonic()
     search = _Search(game)
 
@@ -260,7 +347,7 @@ def solve(game: Game, seconds: float | None = 5.0, max_nodes: int | None = None,
         search.deadline = started + share * seconds if seconds is not None else None
         search.max_nodes = int(share * max_nodes) if max_nodes is not None else None
 
-    moves = game.legal_moves()
+    moves = search.moves()
     until(0.5)
     try:
         value, best, proven = search.root(moves, UNLIMITED)
@@ -268,45 +355,51 @@ def solve(game: Game, seconds: float | None = 5.0, max_nodes: int | None = None,
     except _Spent:
         until(0.8)
         value, best, proven, depth = _deepening(search, moves)
+    points = dict((m, s) for s, m in moves)
     others: list[Candidate] = []
     search.deadline = search.max_nodes = None
-    wanted = {str(m) for m in include} - {str(best)}
-    for move in moves:
-        if str(move) in wanted:
-            v, _ = search.value(move, depth, -INFINITY, INFINITY)
-            others.append(Candidate(move, v, value - v))
+    wanted = {_same(_raw(m)) for m in include} - {_same(best)}
+    for s, move in moves:
+        if _same(move) in wanted:
+            v, _ = search.value(s, move, depth, -INFINITY, INFINITY)
+            others.append(Candidate(_as_move(move, s), v, value - v))
     until(1.0)
     try:
-        for move in [m for m in moves if m is not best and str(m) not in wanted][:candidates]:
-            v, _ = search.value(move, depth, -INFINITY, INFINITY)
-            others.append(Candidate(move, v, value - v))
+        for s, move in [m for m in moves if m[1] != best and _same(m[1]) not in wanted][:candidates]:
+            v, _ = search.value(s, move, depth, -INFINITY, INFINITY)
+            others.append(Candidate(_as_move(move, s), v, value - v))
     except _Spent:
         pass
-    ranked = sorted([Candidate(best, value, 0), *others], key=lambda c: c.loss)
+    ranked = sorted([Candidate(_as_move(best, points[best]), value, 0), *others], key=lambda c: c.loss)
     search.deadline = search.max_nodes = None
     line = search.line(best, limit=200)
     return Solution(value, line, tuple(ranked), proven, len(line) if proven else depth, search.nodes,
                     time.monotonic() - started)
 
 
-def _deepening(search: _Search, moves: list[Move]) -> tuple[int, Move, bool, int]:
+def _same(move: _Raw) -> frozenset[tuple[int, int]] | None:
+    """A move's tiles on their cells, whatever order it lists them in."""
+    return None if move is None else frozenset(zip(*move))
+
+
+def _deepening(search: _Search, moves: list[tuple[int, _Raw]]) -> tuple[int, _Raw, bool, int]:
     """Iterative deepening with playouts, to the end of the budget: the last
     completed depth's best move and value (depth 0: the greedy move, valued
     by a playout)."""
-    found: tuple[int, Move, bool, int] | None = None
+    found: tuple[int, _Raw, bool, int] | None = None
     for depth in range(1, UNLIMITED):
         try:
             value, best, proven = search.root(moves, depth)
         except _Spent:
             break
         found = (value, best, proven, depth)
-        moves = [best, *(m for m in moves if m is not best)]  # the next depth searches it first
+        moves = sorted(moves, key=lambda m: m[1] != best)  # the next depth searches it first
         if proven:
             break
     if found is None:
         search.deadline = search.max_nodes = None
-        value, _ = search.value(moves[0], 1, -INFINITY, INFINITY)
-        found = (value, moves[0], False, 0)
+        value, _ = search.value(moves[0][0], moves[0][1], 1, -INFINITY, INFINITY)
+        found = (value, moves[0][1], False, 0)
     return found
 
 

@@ -4,14 +4,16 @@ most :data:`MAX_SHOWN` of them (a record's tiles may lie a million cells apart).
 
 The text diagram, the board pictures, the notebook's SVG and the viewer page
 all show a board through :func:`axis`, so they agree on what they leave out.
+(A board is taken as the mapping it is and a placement as its ``(tile, x, y)``
+tuple: this module does not import :mod:`~qwirkle_tools.core.board`, whose
+:class:`~qwirkle_tools.core.board.Board` draws itself through it.)
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .board import Board, Placement
 from .text import count
 
 MAX_SHOWN = 256
@@ -99,10 +101,17 @@ class Layout:
         return first_x, first_x + len(self.columns) - 1, first_y, first_y + len(self.lines) - 1
 
 
-def layout(board: Board, last: Sequence[Placement], ghosts: Sequence[Placement], open_cells: Sequence[Placement]) -> Layout:
+Placed = tuple[int, int, int]
+"""A placement as the tuple it is: tile, x, y (:class:`~qwirkle_tools.core.board.Placement`)."""
+
+
+def layout(board: Mapping[tuple[int, int], int], last: Iterable[Placed] = (), ghosts: Iterable[Placed] = (),
+           open_cells: Iterable[Placed] = ()) -> Layout:
+    """Where a picture of ``board`` draws each tile, the ``last`` move's
+    cells, the ``ghosts`` and the ringed ``open_cells`` (each a tile on its cell)."""
     cells: list[Cell] = [(x, y, t) for (x, y), t in board.items()]
-    ghost_cells = [(p.x, p.y, int(p.tile)) for p in ghosts]
-    ring_cells = [(p.x, p.y, int(p.tile)) for p in open_cells]
+    ghost_cells = [(x, y, int(t)) for t, x, y in ghosts]
+    ring_cells = [(x, y, int(t)) for t, x, y in open_cells]
     everything = cells + ghost_cells + ring_cells
     origin: tuple[list[int | None], bool] = ([0], False)  # an empty board: the one cell (0, 0)
     columns, cut_x = axis(c[0] for c in everything) if everything else origin
@@ -115,5 +124,5 @@ def layout(board: Board, last: Sequence[Placement], ghosts: Sequence[Placement],
     def placed(found: list[Cell]) -> list[Cell]:
         return [(at_x[x], at_y[y], t) for x, y, t in found if x in at_x and y in at_y]
 
-    marked = {(at_x[p.x], at_y[p.y]) for p in last if p.x in at_x and p.y in at_y}
+    marked = {(at_x[x], at_y[y]) for _, x, y in last if x in at_x and y in at_y}
     return Layout(columns, lines, (cut_x, cut_y), hidden, placed(cells), marked, placed(ghost_cells), placed(ring_cells))

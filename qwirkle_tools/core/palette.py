@@ -33,6 +33,12 @@ COLOUR_HEX: tuple[str, ...] = ("#d9162f", "#f08000", "#fde526", "#42b46a", "#3d9
 red, orange, yellow, green, blue, purple."""
 TILE_FACE = "#1b1b1b"
 """The tile itself, on which the colours are drawn."""
+TABLE = "#f4f1ea"
+"""The table the tiles lie on, in the pictures."""
+LAST_MOVE = "#ffd700"
+"""The outline of the last move's tiles."""
+GHOST = "#c00000"
+"""The dashed outline of a ghost tile (a missed Qwirkle)."""
 SHAPE_SYMBOLS: tuple[str, ...] = ("●", "✚", "◆", "■", "✸", "♣")
 """Each shape's symbol in the terminal, in the order of :data:`~qwirkle_tools.core.tiles.SHAPES`."""
 

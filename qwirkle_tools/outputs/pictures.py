@@ -23,7 +23,7 @@ from ..core.board import Board, Placement
 from ..core.errors import QwirkleError
 from ..core.extent import MAX_SHOWN as MAX_SHOWN  # (the pictures' bound, named here as before)
 from ..core.extent import Layout, axis, cut_note, layout, not_shown
-from ..core.palette import COLOUR_HEX, SHAPE_SYMBOLS, TILE_FACE, ansi, shape_pieces
+from ..core.palette import COLOUR_HEX, GHOST, LAST_MOVE, SHAPE_SYMBOLS, TABLE, TILE_FACE, ansi, shape_pieces
 from ..core.safetext import one_line
 from ..core.tiles import COLOUR_CODES, COLOUR_OF, COLOURS, SHAPE_CODES, SHAPE_OF, SHAPES, TILES
 from ..play.engine import BOARD_UNKNOWN_WHY
@@ -32,7 +32,6 @@ if TYPE_CHECKING:
     from ..analysis.analyse import Analysis
     from ..play.engine import History
 
-_axis, _shape = axis, shape_pieces  # the names outputs.viewer imports them by
 _RESET = "\x1b[0m"
 _BOLD_BOX = "\x1b[7m"
 
@@ -176,7 +175,7 @@ def board_figure(
         draw_legend(fig.add_subplot(grid[1]))
     else:
         fig = ax.figure
-    ax.set_facecolor(_TABLE)
+    ax.set_facecolor(TABLE)
     for x, y, t in shown.cells:
         _tile(ax, x, y, t, (x, y) in shown.marked)
     for x, y, t in shown.ghosts:
@@ -193,8 +192,6 @@ def board_figure(
     return fig
 
 
-_TABLE = "#f4f1ea"
-"""The table the tiles lie on."""
 _LEGEND_WIDTH = 7.5
 """The legend's width, in inches (the least width of a board picture)."""
 _LEGEND_HEIGHT = 0.8
@@ -227,9 +224,9 @@ def _face(ax: Any, x: float, y: float, edge: str = TILE_FACE, width: float = 0.5
 def _tile(ax: Any, x: int, y: int, t: int, marked: bool = False, ghost: bool = False) -> None:
     """Tile ``t`` on cell ``(x, y)``: outlined in gold when ``marked``, faint and dashed when a ``ghost``."""
     if ghost:
-        _face(ax, x, y, "#c00000", 2.2, alpha=0.35, dashed=True)
+        _face(ax, x, y, GHOST, 2.2, alpha=0.35, dashed=True)
     else:
-        _face(ax, x, y, "#ffd700" if marked else TILE_FACE, 2.2 if marked else 0.5)
+        _face(ax, x, y, LAST_MOVE if marked else TILE_FACE, 2.2 if marked else 0.5)
     _pieces(ax, SHAPE_OF[t], x, y, 0.5, COLOUR_HEX[COLOUR_OF[t]], edgecolor="none", alpha=0.45 if ghost else 1.0)
 
 

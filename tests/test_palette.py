@@ -97,7 +97,7 @@ def test_the_terminal_diagram_draws_each_colour_from_the_palette() -> None:
     for truecolour in (True, False):
         text = board_text(board, colour=True, truecolour=truecolour)
         for hex_colour in COLOUR_HEX:
-            assert ansi(TILE_FACE, truecolour, background=True) + ansi(hex_colour, truecolour) + "●" in text
+            assert ansi(TILE_FACE, truecolour, background=True) + ansi(hex_colour, truecolour) + " ●" in text
 
 
 def test_the_board_picture_fills_each_tile_with_its_palette_colour() -> None:

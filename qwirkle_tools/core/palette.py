@@ -15,8 +15,8 @@ the bounds, measured with the colour-science library ``coloraide``):
   :data:`MIN_DIFFERENCE` (a difference of 2 is about the least one sees);
 * under simulated protanopia and deuteranopia (full severity, by each of
   the Brettel, Vienot and Machado simulations) every two still differ by at
-  least :data:`MIN_DIFFERENCE_CVD`: told apart, though less easily (about 12
-  at the closest, red and green or orange and green); under tritanopia, much
+  least :data:`MIN_DIFFERENCE_CVD`: told apart, though less easily (11.5 to
+  13.5 at the closest: orange and green, blue and purple); under tritanopia, much
   rarer, by at least :data:`MIN_DIFFERENCE_TRITAN` (green and blue come
   closest). Where colours come close, the shapes still tell tiles apart;
 * each colour has a contrast ratio of at least :data:`MIN_CONTRAST` with the

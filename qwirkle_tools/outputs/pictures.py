@@ -109,7 +109,7 @@ def board_text(board: Board, last: Iterable[Placement] = (), colour: bool = True
     columns, cut_x = axis(x for x, _ in board)
     rows, cut_y = axis(y for _, y in board)
     face = ansi(TILE_FACE, truecolour, background=True)
-    inks = [face + ansi(hex_colour, truecolour) for hex_colour in COLOUR_HEX]
+    inks = [ansi(hex_colour, truecolour) for hex_colour in COLOUR_HEX]
     marked = {(p.x, p.y) for p in last}
     width = 3 if colour else 4
     labels = [".." if x is None else str(x) for x in columns]
@@ -125,7 +125,8 @@ def board_text(board: Board, last: Iterable[Placement] = (), colour: bool = True
                 row.append(" " * (width - 1) + (" " if x is None else "·"))
             elif colour:
                 box = _BOLD_BOX if (x, y) in marked else ""
-                row.append(f"  {box}{inks[COLOUR_OF[t]]}{SHAPE_SYMBOLS[SHAPE_OF[t]]}{_RESET}")
+                # the tile two characters wide (about square), so a light terminal shows yellow on it too
+                row.append(f" {box}{face}{inks[COLOUR_OF[t]]} {SHAPE_SYMBOLS[SHAPE_OF[t]]}{_RESET}")
             else:
                 row.append(f" *{TILES[t].short}" if (x, y) in marked else f"  {TILES[t].short}")
         lines.append("".join(row).rstrip())

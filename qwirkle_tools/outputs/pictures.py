@@ -9,7 +9,7 @@ of the colours and shapes with their letters. The colours are the one palette
 (:mod:`qwirkle_tools.core.palette`): a true red, orange, yellow, green, blue
 and purple; the six shapes tell tiles apart where colours do not.
 
-matplotlib is imported only inside :func:`board_figure`.
+matplotlib is imported only inside the drawing functions (:func:`board_figure`, :func:`draw_legend`).
 """
 
 from __future__ import annotations

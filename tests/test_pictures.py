@@ -94,3 +94,17 @@ def test_every_tile_of_a_game_is_drawn_however_far_apart() -> None:
     ax = fig.axes[0]
     assert len([p for p in ax.patches if isinstance(p, FancyBboxPatch)]) == 108 and ax.get_xlabel() == ""
     assert max(fig.get_size_inches()) <= 42  # the cells shrink: about 6,000 pixels at most, not 14,000
+
+
+def test_a_board_picture_has_a_legend_of_colours_and_shapes_with_their_letters() -> None:
+    from matplotlib.figure import Figure
+
+    from qwirkle_tools.core.tiles import COLOURS, SHAPES
+
+    fig = board_figure(BOARD)
+    board_ax, legend_ax = fig.axes
+    words = [t.get_text() for t in legend_ax.texts]
+    assert words == [f"{c[0]} {c}" for c in COLOURS] + [f"{code} {s}" for code, s in zip("cxdstl", SHAPES)]
+    assert not board_ax.texts
+    ax = Figure().add_subplot(1, 1, 1)
+    assert board_figure(BOARD, ax=ax).axes == [ax]  # a caller's axes: the board only

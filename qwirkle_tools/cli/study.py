@@ -95,7 +95,8 @@ def board(
     The last move is outlined; where the record is annotated, a missed
     Qwirkle on that turn is drawn as faint ghost tiles; the cells where a
     line of five it left open would become a Qwirkle are ringed in red. The text diagram is
-    coloured on a terminal (not when piped, or with NO_COLOR set).
+    coloured on a terminal (not when piped, or with NO_COLOR set): in 24-bit
+    colour where COLORTERM says the terminal has it, else in 256 colours.
 
     Example:
 
@@ -108,7 +109,8 @@ def board(
     view = board_view(load_history(file), turn)
     if target is None:
         use_colour = colour and sys.stdout.isatty() and "NO_COLOR" not in os.environ
-        _out(board_text(view.board, view.last, colour=use_colour))
+        truecolour = os.environ.get("COLORTERM", "").lower() in ("truecolor", "24bit")  # else the nearest of 256 colours
+        _out(board_text(view.board, view.last, colour=use_colour, truecolour=truecolour))
         return
     title = f"{file.name}: board after turn {view.turns_played}" + (" (ghosts: a missed Qwirkle)" if view.ghosts else "")
     title += " (red rings: open fives)" if view.open_cells else ""

@@ -4,16 +4,16 @@ The drawing shows every tile as its real shape in its real colour on a dark
 tile, with coordinates, the last move outlined and, optionally, "ghost"
 tiles (a missed Qwirkle) drawn faint with a dashed outline, and open fives:
 the empty cells where a line of five the last move left open would become a
-Qwirkle, ringed in red with the missing tile drawn small inside. The colours are
-the Okabe-Ito palette, chosen to stay apart for colour-blind eyes; the six
-shapes tell tiles apart even without colour.
+Qwirkle, ringed in red with the missing tile drawn small inside, and a legend
+of the colours and shapes with their letters. The colours are the one palette
+(:mod:`qwirkle_tools.core.palette`): a true red, orange, yellow, green, blue
+and purple; the six shapes tell tiles apart where colours do not.
 
-matplotlib is imported only inside :func:`board_figure`.
+matplotlib is imported only inside the drawing functions (:func:`board_figure`, :func:`draw_legend`).
 """
 
 from __future__ import annotations
 
-import math
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -21,20 +21,17 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.board import Board, Placement
 from ..core.errors import QwirkleError
+from ..core.extent import MAX_SHOWN as MAX_SHOWN  # (the pictures' bound, named here as before)
+from ..core.extent import Layout, axis, cut_note, layout, not_shown
+from ..core.palette import COLOUR_HEX, GHOST, LAST_MOVE, SHAPE_SYMBOLS, TABLE, TILE_FACE, ansi, shape_pieces
 from ..core.safetext import one_line
-from ..core.text import count
-from ..core.tiles import COLOUR_OF, SHAPE_OF, TILES
+from ..core.tiles import COLOUR_CODES, COLOUR_OF, COLOURS, SHAPE_CODES, SHAPE_OF, SHAPES, TILES
 from ..play.engine import BOARD_UNKNOWN_WHY
 
 if TYPE_CHECKING:
     from ..analysis.analyse import Analysis
     from ..play.engine import History
 
-# Okabe-Ito: red, orange, yellow, green, blue, purple
-COLOUR_HEX = ("#D55E00", "#E69F00", "#F0E442", "#009E73", "#0072B2", "#CC79A7")
-TILE_FACE = "#1b1b1b"
-SHAPE_SYMBOLS = ("●", "✚", "◆", "■", "✸", "♣")
-_ANSI = ("\x1b[38;5;196m", "\x1b[38;5;208m", "\x1b[38;5;226m", "\x1b[38;5;34m", "\x1b[38;5;33m", "\x1b[38;5;171m")
 _RESET = "\x1b[0m"
 _BOLD_BOX = "\x1b[7m"
 
@@ -95,78 +92,24 @@ def board_view(history: History, turn: int | None = None, analysis: Analysis | N
     return BoardView(state.board, n, tuple(played.tiles or ()), ghosts, marks)
 
 
-MAX_SHOWN = 256
-"""Most columns (and rows) a picture shows: a record's tiles may lie a million
-cells apart. More than twice the game's 108 tiles, so that every board a game
-can hold (each tile needs at most its own column and one gap), with a move's
-ghost and ringed cells, is shown whole; only illegal moves make more."""
-GAP = 3
-"""A run of more empty columns (or rows) than this is shown as one gap, marked ``..``."""
-
-
-def _axis(used: Iterable[int]) -> tuple[list[int | None], bool]:
-    """The columns (or rows) to show, in order, and whether some were cut.
-
-    Every coordinate from the least to the greatest used, except that a run
-    of more than :data:`GAP` unused ones becomes one ``None`` (a gap); if
-    that is more than :data:`MAX_SHOWN`, every run of unused ones becomes a
-    gap (tiles far apart); and at most :data:`MAX_SHOWN` of them, the rest
-    cut. A connected board has no such run, so the board of a legal game is
-    shown whole and as it is.
-    """
-    values = sorted(set(used))
-    out = _runs(values, GAP)
-    if len(out) > MAX_SHOWN:
-        out = _runs(values, 0)
-    return out[:MAX_SHOWN], len(out) > MAX_SHOWN
-
-
-def _runs(values: list[int], gap: int) -> list[int | None]:
-    """``values`` (sorted, distinct) with the coordinates between them, a run
-    of more than ``gap`` as one ``None``; cut after ``MAX_SHOWN + 1`` (a board
-    with illegal moves may have very many)."""
-    out: list[int | None] = []
-    for a, b in zip(values, values[1:]):
-        out.append(a)
-        if b - a - 1 > gap:
-            out.append(None)
-        else:
-            out.extend(range(a + 1, b))
-        if len(out) > MAX_SHOWN:
-            return out
-    out.extend(values[-1:])
-    return out
-
-
-def not_shown(cells: Iterable[tuple[int, int]], columns: Sequence[int | None], rows: Sequence[int | None]) -> int:
-    """How many of ``cells`` (x, y) lie outside the ``columns`` and ``rows`` shown."""
-    xs, ys = set(columns), set(rows)
-    return sum(1 for x, y in cells if x not in xs or y not in ys)
-
-
-def cut_note(hidden: int) -> str:
-    """What a picture cut by :data:`MAX_SHOWN` says: how many tiles it does not draw.
-
-    >>> cut_note(8)
-    '8 tiles not drawn: only the first 256 columns and rows are shown'
-    """
-    return f"{count(hidden, 'tile')} not drawn: only the first {MAX_SHOWN} columns and rows are shown"
-
-
-def board_text(board: Board, last: Iterable[Placement] = (), colour: bool = True) -> str:
+def board_text(board: Board, last: Iterable[Placement] = (), colour: bool = True, truecolour: bool = True) -> str:
     """The board as text: a column per x, a row per y, coordinates on the edges.
 
-    Each tile is its shape symbol, in its colour when ``colour``; without
+    Each tile is its shape symbol, in its colour on the dark tile face when
+    ``colour`` (24-bit colour when ``truecolour``, else the nearest of a
+    256-colour terminal's: :func:`~qwirkle_tools.core.palette.ansi`); without
     colour the two-letter short form is used, so the text stays readable.
     Tiles of the last move are shown reversed (with colour) or starred.
     Long runs of empty columns or rows are shown as one ``..`` (see
-    :func:`_axis`), and at most :data:`MAX_SHOWN` columns and rows; a last
+    :func:`~qwirkle_tools.core.extent.axis`), and at most :data:`MAX_SHOWN` columns and rows; a last
     line says how many tiles that leaves out (:func:`cut_note`).
     """
     if not len(board):
         return "(empty board)"
-    columns, cut_x = _axis(x for x, _ in board)
-    rows, cut_y = _axis(y for _, y in board)
+    columns, cut_x = axis(x for x, _ in board)
+    rows, cut_y = axis(y for _, y in board)
+    face = ansi(TILE_FACE, truecolour, background=True)
+    inks = [ansi(hex_colour, truecolour) for hex_colour in COLOUR_HEX]
     marked = {(p.x, p.y) for p in last}
     width = 3 if colour else 4
     labels = [".." if x is None else str(x) for x in columns]
@@ -182,42 +125,14 @@ def board_text(board: Board, last: Iterable[Placement] = (), colour: bool = True
                 row.append(" " * (width - 1) + (" " if x is None else "·"))
             elif colour:
                 box = _BOLD_BOX if (x, y) in marked else ""
-                row.append(f"  {box}{_ANSI[COLOUR_OF[t]]}{SHAPE_SYMBOLS[SHAPE_OF[t]]}{_RESET}")
+                # the tile two characters wide (about square), so a light terminal shows yellow on it too
+                row.append(f" {box}{face}{inks[COLOUR_OF[t]]} {SHAPE_SYMBOLS[SHAPE_OF[t]]}{_RESET}")
             else:
                 row.append(f" *{TILES[t].short}" if (x, y) in marked else f"  {TILES[t].short}")
         lines.append("".join(row).rstrip())
     if cut_x or cut_y:
         lines.append(f"({cut_note(not_shown(board, columns, rows))})")
     return "\n".join(lines)
-
-
-def _shape(kind: int, cx: float, cy: float, r: float) -> list[tuple[str, Any]]:
-    """The pieces of one shape, as (kind, args) for the drawing code."""
-    if kind == 0:  # circle
-        return [("circle", (cx, cy, r * 0.62))]
-    if kind == 1:  # cross: a four-pointed star
-        pts = []
-        for i in range(8):
-            a = math.pi / 4 * i + math.pi / 4
-            rad = r * 0.78 if i % 2 == 0 else r * 0.22
-            pts.append((cx + rad * math.cos(a), cy + rad * math.sin(a)))
-        return [("poly", pts)]
-    if kind == 2:  # diamond
-        return [("poly", [(cx, cy - r * 0.78), (cx + r * 0.55, cy), (cx, cy + r * 0.78), (cx - r * 0.55, cy)])]
-    if kind == 3:  # square
-        s = r * 0.55
-        return [("poly", [(cx - s, cy - s), (cx + s, cy - s), (cx + s, cy + s), (cx - s, cy + s)])]
-    if kind == 4:  # star: an eight-pointed starburst
-        pts = []
-        for i in range(16):
-            a = math.pi / 8 * i
-            rad = r * 0.8 if i % 2 == 0 else r * 0.38
-            pts.append((cx + rad * math.cos(a), cy + rad * math.sin(a)))
-        return [("poly", pts)]
-    # clover: four round leaves around a centre
-    d = r * 0.3
-    leaves = [("circle", (cx + dx, cy + dy, r * 0.3)) for dx, dy in ((d, 0), (-d, 0), (0, d), (0, -d))]
-    return [*leaves, ("circle", (cx, cy, r * 0.22))]
 
 
 _CELL = 0.42
@@ -241,114 +156,119 @@ def board_figure(
     ``last`` tiles are outlined; ``ghosts`` (e.g. a missed Qwirkle) are drawn
     faint with a dashed outline on their empty cells; ``open_cells`` (the
     cells completing an open five, each with its missing tile) are ringed in
-    red with the tile drawn small. Draws on ``ax`` when given. ``y`` grows
-    downward, as in records. A board wider than :data:`MAX_SHOWN` columns or
-    rows is cut, and the picture says how many tiles it does not draw.
+    red with the tile drawn small. Under the board, a legend of the colours
+    and shapes with their letters (:func:`draw_legend`). Draws on ``ax`` when
+    given, the board only (the caller places a legend with :func:`draw_legend`).
+    ``y`` grows downward, as in records. A board wider than :data:`MAX_SHOWN`
+    columns or rows is cut, and the picture says how many tiles it does not draw.
     """
     from matplotlib.figure import Figure
-    from matplotlib.patches import Circle, FancyBboxPatch, Polygon
 
-    layout = _layout(board, last, ghosts, open_cells)
-    cells, marked, ghost_cells, ring_cells = layout.cells, layout.marked, layout.ghosts, layout.rings
-    min_x, max_x, min_y, max_y = layout.bounds
-    cols, rows = len(layout.columns), len(layout.lines)
+    shown = layout(board, last, ghosts, open_cells)
+    min_x, max_x, min_y, max_y = shown.bounds
+    cols, rows = len(shown.columns), len(shown.lines)
     size = min(_CELL, _MOST / max(cols, rows))  # a cell's inches: a wide board is drawn smaller, not huge
     if ax is None:
-        fig = Figure(figsize=(max(4.0, cols * size + 1.2), max(3.0, rows * size + 1.2)))
-        ax = fig.add_subplot(1, 1, 1)
+        height = max(3.0, rows * size + 1.2)
+        fig = Figure(figsize=(max(_LEGEND_WIDTH, cols * size + 1.2), height + _LEGEND_HEIGHT))
+        grid = fig.add_gridspec(2, 1, height_ratios=[height, _LEGEND_HEIGHT])
+        ax = fig.add_subplot(grid[0])
+        draw_legend(fig.add_subplot(grid[1]))
     else:
         fig = ax.figure
-    ax.set_facecolor("#f4f1ea")
-
-    def tile(x: int, y: int, t: int, alpha: float = 1.0, ghost: bool = False) -> None:
-        pad = 0.06
-        ax.add_patch(FancyBboxPatch(
-            (x - 0.5 + pad, y - 0.5 + pad), 1 - 2 * pad, 1 - 2 * pad,
-            boxstyle="round,pad=0,rounding_size=0.12",
-            facecolor=TILE_FACE, alpha=0.35 if ghost else alpha,
-            edgecolor="#c00000" if ghost else ("#ffd700" if (x, y) in marked else TILE_FACE),
-            linewidth=2.2 if ghost or (x, y) in marked else 0.5,
-            linestyle="--" if ghost else "-",
-        ))
-        colour = COLOUR_HEX[COLOUR_OF[t]]
-        for kind, args in _shape(SHAPE_OF[t], x, y, 0.5):
-            if kind == "circle":
-                cx, cy, r = args
-                ax.add_patch(Circle((cx, cy), r, facecolor=colour, edgecolor="none", alpha=0.45 if ghost else 1.0))
-            else:
-                ax.add_patch(Polygon(args, closed=True, facecolor=colour, edgecolor="none", alpha=0.45 if ghost else 1.0))
-
-    for x, y, t in cells:
-        tile(x, y, t)
-    for x, y, t in ghost_cells:
-        tile(x, y, t, ghost=True)
-    for x, y, t in ring_cells:  # an open five's completing cell: a red ring, the missing tile small inside
-        ax.add_patch(Circle((x, y), 0.44, facecolor="none", edgecolor="#d00000", linewidth=2.0, linestyle=":"))
-        for kind, args in _shape(SHAPE_OF[t], x, y, 0.3):
-            if kind == "circle":
-                cx, cy, r = args
-                ax.add_patch(Circle((cx, cy), r, facecolor=COLOUR_HEX[COLOUR_OF[t]], edgecolor="#1b1b1b", linewidth=0.6))
-            else:
-                ax.add_patch(Polygon(args, closed=True, facecolor=COLOUR_HEX[COLOUR_OF[t]], edgecolor="#1b1b1b",
-                                     linewidth=0.6))
+    ax.set_facecolor(TABLE)
+    for x, y, t in shown.cells:
+        _tile(ax, x, y, t, (x, y) in shown.marked)
+    for x, y, t in shown.ghosts:
+        _tile(ax, x, y, t, ghost=True)
+    for x, y, t in shown.rings:  # an open five's completing cell: a red ring, the missing tile small inside
+        _ring(ax, x, y, t)
     ax.set_xlim(min_x - 0.6, max_x + 0.6)
     ax.set_ylim(max_y + 0.6, min_y - 0.6)  # y grows downward
     ax.set_aspect("equal")
-    _label(ax, layout, size, title)
+    _label(ax, shown, size, title)
     with warnings.catch_warnings():  # a glyph missing from the font (a name's emoji): not the user's terminal's business
         warnings.simplefilter("ignore")
         fig.tight_layout()
     return fig
 
 
-Cell = tuple[int, int, int]
-"""A tile at a drawing position: x, y, tile."""
+_LEGEND_WIDTH = 7.5
+"""The legend's width, in inches (the least width of a board picture)."""
+_LEGEND_HEIGHT = 0.8
+"""The legend's height, in inches."""
 
 
-@dataclass(frozen=True, slots=True)
-class _Layout:
-    """Where a board picture draws: the coordinates shown along each axis
-    (``None``: a gap), whether each was cut, how many tiles are not drawn,
-    and the tiles, the last move's cells, the ghosts and the ringed cells at
-    their drawing positions (the coordinates themselves, unless gaps or a cut close them up)."""
+def _pieces(ax: Any, kind: int, x: float, y: float, r: float, colour: str, **style: Any) -> None:
+    """Shape ``kind`` (:func:`~qwirkle_tools.core.palette.shape_pieces`) on ``ax``, filled with ``colour``."""
+    from matplotlib.patches import Circle, Polygon
 
-    columns: list[int | None]
-    lines: list[int | None]
-    cut: tuple[bool, bool]
-    hidden: int
-    cells: list[Cell]
-    marked: set[tuple[int, int]]
-    ghosts: list[Cell]
-    rings: list[Cell]
-
-    @property
-    def bounds(self) -> tuple[int, int, int, int]:
-        """The drawing positions' least and greatest x, then y."""
-        first_x, first_y = self.columns[0] or 0, self.lines[0] or 0
-        return first_x, first_x + len(self.columns) - 1, first_y, first_y + len(self.lines) - 1
+    for what, args in shape_pieces(kind, x, y, r):
+        if what == "circle":
+            cx, cy, radius = args
+            ax.add_patch(Circle((cx, cy), radius, facecolor=colour, **style))
+        else:
+            ax.add_patch(Polygon(args, closed=True, facecolor=colour, **style))
 
 
-def _layout(board: Board, last: Sequence[Placement], ghosts: Sequence[Placement], open_cells: Sequence[Placement]) -> _Layout:
-    cells: list[Cell] = [(x, y, t) for (x, y), t in board.items()]
-    ghost_cells = [(p.x, p.y, int(p.tile)) for p in ghosts]
-    ring_cells = [(p.x, p.y, int(p.tile)) for p in open_cells]
-    everything = cells + ghost_cells + ring_cells
-    origin: tuple[list[int | None], bool] = ([0], False)  # an empty board: the one cell (0, 0)
-    columns, cut_x = _axis(c[0] for c in everything) if everything else origin
-    lines, cut_y = _axis(c[1] for c in everything) if everything else origin
-    first_x, first_y = columns[0] or 0, lines[0] or 0
-    at_x = {x: first_x + i for i, x in enumerate(columns) if x is not None}
-    at_y = {y: first_y + i for i, y in enumerate(lines) if y is not None}
-    hidden = not_shown(((x, y) for x, y, _ in everything), columns, lines) if cut_x or cut_y else 0
+def _face(ax: Any, x: float, y: float, edge: str = TILE_FACE, width: float = 0.5, alpha: float = 1.0,
+          dashed: bool = False) -> None:
+    """The dark face of a tile on cell ``(x, y)``."""
+    from matplotlib.patches import FancyBboxPatch
 
-    def placed(found: list[Cell]) -> list[Cell]:
-        return [(at_x[x], at_y[y], t) for x, y, t in found if x in at_x and y in at_y]
-
-    marked = {(at_x[p.x], at_y[p.y]) for p in last if p.x in at_x and p.y in at_y}
-    return _Layout(columns, lines, (cut_x, cut_y), hidden, placed(cells), marked, placed(ghost_cells), placed(ring_cells))
+    pad = 0.06
+    ax.add_patch(FancyBboxPatch((x - 0.5 + pad, y - 0.5 + pad), 1 - 2 * pad, 1 - 2 * pad,
+                                boxstyle="round,pad=0,rounding_size=0.12", facecolor=TILE_FACE, alpha=alpha,
+                                edgecolor=edge, linewidth=width, linestyle="--" if dashed else "-"))
 
 
-def _label(ax: Any, layout: _Layout, size: float, title: str | None) -> None:
+def _tile(ax: Any, x: int, y: int, t: int, marked: bool = False, ghost: bool = False) -> None:
+    """Tile ``t`` on cell ``(x, y)``: outlined in gold when ``marked``, faint and dashed when a ``ghost``."""
+    if ghost:
+        _face(ax, x, y, GHOST, 2.2, alpha=0.35, dashed=True)
+    else:
+        _face(ax, x, y, LAST_MOVE if marked else TILE_FACE, 2.2 if marked else 0.5)
+    _pieces(ax, SHAPE_OF[t], x, y, 0.5, COLOUR_HEX[COLOUR_OF[t]], edgecolor="none", alpha=0.45 if ghost else 1.0)
+
+
+def _ring(ax: Any, x: int, y: int, t: int) -> None:
+    """An open five's completing cell ``(x, y)``: a dotted red ring, the missing tile ``t`` drawn small inside."""
+    from matplotlib.patches import Circle
+
+    ax.add_patch(Circle((x, y), 0.44, facecolor="none", edgecolor="#d00000", linewidth=2.0, linestyle=":"))
+    _pieces(ax, SHAPE_OF[t], x, y, 0.3, COLOUR_HEX[COLOUR_OF[t]], edgecolor=TILE_FACE, linewidth=0.6)
+
+
+_LEGEND_SHAPE = "#e8e8e8"
+"""The legend draws the shapes in a light grey: a shape, not a colour."""
+
+
+def draw_legend(ax: Any) -> Any:
+    """The legend of a board picture on ``ax``: each colour (a swatch on the
+    tile face) and each shape (light grey on the tile face) with its letter,
+    the letters of the two-letter tiles (``rc``: red circle). Returns ``ax``."""
+    from matplotlib.patches import FancyBboxPatch
+
+    step = 4.0  # a column: the tile and its words (the longest, "d diamond", takes over two cells)
+    for i in range(len(COLOURS)):
+        x = i * step
+        _face(ax, x, 0)
+        ax.add_patch(FancyBboxPatch((x - 0.3, -0.3), 0.6, 0.6, boxstyle="round,pad=0,rounding_size=0.08",
+                                    facecolor=COLOUR_HEX[i], edgecolor="none"))
+        ax.text(x + 0.65, 0, f"{COLOUR_CODES[i]} {COLOURS[i]}", va="center", fontsize=7.5)
+    for i in range(len(SHAPES)):
+        x = i * step
+        _face(ax, x, 1.2)
+        _pieces(ax, i, x, 1.2, 0.5, _LEGEND_SHAPE, edgecolor="none")
+        ax.text(x + 0.65, 1.2, f"{SHAPE_CODES[i]} {SHAPES[i]}", va="center", fontsize=7.5)
+    ax.set_xlim(-0.6, (len(COLOURS) - 1) * step + 3.0)
+    ax.set_ylim(1.8, -0.6)
+    ax.set_aspect("equal")
+    ax.set_axis_off()
+    return ax
+
+
+def _label(ax: Any, layout: Layout, size: float, title: str | None) -> None:
     """The coordinates on the edges (``...`` for a gap or a cut), the note of the tiles not drawn, the title."""
     min_x, max_x, min_y, max_y = layout.bounds
     ax.set_xticks(range(min_x, max_x + 1))

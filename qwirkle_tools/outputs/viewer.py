@@ -41,12 +41,14 @@ from typing import Any
 from ..analysis.analyse import Analysis, TurnAnalysis, analyse, flag_details
 from ..analysis.rescore import Rescoring, rescore
 from ..core.board import key_cell
+from ..core.extent import axis, cut_note, not_shown
+from ..core.palette import COLOUR_HEX, TILE_FACE
 from ..core.safetext import json_text, one_line
+from ..core.svg import shape_svg
 from ..core.tiles import COLOURS, SHAPES, TILES, tile
 from ..formats.jsontext import JSON
 from ..play.engine import GameState, History, sole_leader
 from .charts import PALETTE, ticks
-from .pictures import COLOUR_HEX, TILE_FACE, _axis, _shape, cut_note, not_shown
 
 FORMAT = 1
 """The version of the embedded data's layout (``"v"`` in it)."""
@@ -116,7 +118,7 @@ def page_data(history: History, analysis: Analysis, title: str = "", rescoring: 
     ``n + 1`` (not on the board, not in the rack that turn records or the
     replay implies; after the last turn: of nobody, the tiles not on the board),
     and, when the board is too wide to draw whole, ``cut``: a note saying how
-    many of its tiles the page does not draw (:func:`~qwirkle_tools.outputs.pictures.cut_note`);
+    many of its tiles the page does not draw (:func:`~qwirkle_tools.core.extent.cut_note`);
     ``turns[n - 1]`` is turn ``n``: its player, move, claimed and computed
     score and whether they differ, totals, findings, analysis, ghost tiles and gift line.
     A tile is its number: ``colour_of`` and ``shape_of`` give the index of its
@@ -168,7 +170,7 @@ Axis = list[int | None]
 
 
 def _extent(states: list[GameState], analysis: Analysis) -> tuple[Axis, Axis, bool]:
-    """The columns and rows the page draws (:func:`~qwirkle_tools.outputs.pictures._axis`: long
+    """The columns and rows the page draws (:func:`~qwirkle_tools.core.extent.axis`: long
     empty runs closed up), for every tile of the game and every missed Qwirkle's ghost; and
     whether either had to be cut."""
     everything: set[int] = set()
@@ -177,8 +179,8 @@ def _extent(states: list[GameState], analysis: Analysis) -> tuple[Axis, Axis, bo
     for judged in analysis.turns:
         if judged.missed_qwirkle is not None:
             everything.update(p.key for p in judged.missed_qwirkle.tiles)
-    cols, cut_x = _axis(key_cell(k)[0] for k in everything) if everything else ([], False)
-    rows, cut_y = _axis(key_cell(k)[1] for k in everything) if everything else ([], False)
+    cols, cut_x = axis(key_cell(k)[0] for k in everything) if everything else ([], False)
+    rows, cut_y = axis(key_cell(k)[1] for k in everything) if everything else ([], False)
     return cols, rows, cut_x or cut_y
 
 
@@ -270,18 +272,9 @@ def _summary(analysis: Analysis) -> list[dict[str, Any]]:
 
 def _shape_defs() -> str:
     """The six shapes as SVG symbols (``#shape-circle``...), drawn by the same
-    geometry as the PNG pictures (:mod:`qwirkle_tools.outputs.pictures`), in a unit cell."""
-    parts = []
-    for kind, name in enumerate(SHAPES):
-        pieces = []
-        for what, args in _shape(kind, 0.0, 0.0, 0.5):
-            if what == "circle":
-                cx, cy, r = args
-                pieces.append(f'<circle cx="{cx:.3f}" cy="{cy:.3f}" r="{r:.3f}"/>')
-            else:
-                points = " ".join(f"{x:.3f},{y:.3f}" for x, y in args)
-                pieces.append(f'<polygon points="{points}"/>')
-        parts.append(f'<symbol id="shape-{name}" viewBox="-0.5 -0.5 1 1" overflow="visible">{"".join(pieces)}</symbol>')
+    geometry as the PNG pictures (:func:`~qwirkle_tools.core.svg.shape_svg`), in a unit cell."""
+    parts = [f'<symbol id="shape-{name}" viewBox="-0.5 -0.5 1 1" overflow="visible">{shape_svg(kind, 0.0, 0.0, 0.5)}</symbol>'
+             for kind, name in enumerate(SHAPES)]
     return "".join(parts)
 
 

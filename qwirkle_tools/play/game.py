@@ -341,6 +341,12 @@ class Game:
         """The turns that :meth:`pop` can take back."""
         return len(self._turns)
 
+    def _repr_svg_(self) -> str:
+        """The position as a picture, for Jupyter (:func:`~qwirkle_tools.core.svg.position_svg`)."""
+        from ..core.svg import position_svg
+        return position_svg(self.board, self.turns[-1].tiles if self.turns else None, self.names, self._scores,
+                            None if self.is_over() else self._to_move)
+
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may know now (see :class:`SeatView`)."""
         if not 0 <= seat < len(self.names):

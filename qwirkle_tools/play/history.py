@@ -61,6 +61,29 @@ class History:
         """Each seat's total after the last turn (setup scores included)."""
         return self.results[-1].totals if self.results else self.initial.scores
 
+    def _repr_html_(self) -> str:
+        """The game for Jupyter: the players and totals, the turns, how it
+        ended, how many findings, and the final board as a picture (its last
+        move outlined) where the board is known."""
+        from html import escape
+
+        from ..core.svg import board_svg, score_line
+        from ..core.text import count
+        from .state import BOARD_UNKNOWN_WHY
+
+        facts = [score_line(self.players, self.totals), count(len(self.turns), "turn")]
+        if self.record.result is not None and self.record.result.end is not None:
+            facts.append(f"end: {self.record.result.end}")
+        errors = sum(1 for f in self.findings if f.severity == "error")
+        facts.append(count(errors, "error") if errors else "no errors")
+        final = self.final
+        last = next((t for t in reversed(self.turns) if t is not None), None)
+        if final is not None and final.board_known:
+            picture = board_svg(final.board, (last.tiles or ()) if last is not None else ())
+        else:
+            picture = f"<p>The final board is not known: {escape(BOARD_UNKNOWN_WHY)}.</p>"
+        return f'<div class="qwirkle-game"><p><b>{escape(" · ".join(facts))}</b></p>{picture}</div>'
+
     def state(self, turns_played: int) -> GameState:
         """The state after ``turns_played`` turns (0: the starting position),
         counting unreadable turns too (after one, what it may have changed is

@@ -60,6 +60,16 @@ class GameState:
         """Each seat's whole rack, or ``None`` where it is not all known."""
         return tuple(k if len(k) == s else None for k, s in zip(self.known, self.rack_sizes))
 
+    def _repr_svg_(self) -> str | None:
+        """The board as a picture, for Jupyter, the scores above it; ``None`` (no
+        picture: the text form) where the board is not known."""
+        if not self.board_known:
+            return None
+        from ..core.svg import board_svg
+
+        scores = " · ".join(map(str, self.scores))
+        return board_svg(self.board, caption=f"after {count(self.turns_played, 'turn')}: scores {scores}")
+
     def unseen(self, seat: int) -> tuple[int, ...]:
         """How many of each of the 36 tiles seat ``seat`` has not seen: not on
         the board and not in its known rack (index: tile number)."""

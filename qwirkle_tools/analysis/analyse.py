@@ -429,11 +429,13 @@ ACCURACY = "points scored as a share of the best score available, over the turns
 
 def summary_data(analysis: Analysis) -> dict[str, object]:
     """The record-level ``analysis`` object :func:`annotated` writes: the tool,
-    its version, what accuracy means, a summary per player, the flagged turns."""
+    its version, the engine (:func:`recorded_engine` reads it back), what
+    accuracy means, a summary per player, the flagged turns."""
     from ..version import __version__
 
+    engine = next((t.verdict.engine for t in analysis.turns if t.verdict is not None), "greedy")
     return {
-        "tool": TOOL, "version": __version__, "accuracy": ACCURACY,
+        "tool": TOOL, "version": __version__, "engine": engine, "accuracy": ACCURACY,
         "players": [s.to_data() for s in analysis.players],
         "flagged_turns": [t.turn for t in analysis.flagged],
         "notes": list(analysis.notes),
@@ -483,6 +485,18 @@ def summary_text(analysis: Analysis) -> str:
     lines.extend(f"  {line}" for line in flags)
     lines.extend(analysis.notes)
     return "\n".join(lines)
+
+
+def recorded_engine(record: Record) -> Engine:
+    """The engine a record was annotated with (its ``analysis.engine``; in a record
+    annotated before that was written, an engine's verdict in a turn's analysis),
+    ``"greedy"`` when it names none or one this version does not know."""
+    found = record.extra.get("analysis")
+    named = found.get("engine") if isinstance(found, dict) else None
+    if not isinstance(named, str):
+        judged = (t.extra.get("analysis") for t in record.turns)
+        named = next((name for a in judged if isinstance(a, dict) for name in ENGINES if name in a), None)
+    return named if named in ENGINES else "greedy"  # type: ignore[return-value]
 
 
 def recorded_missed_qwirkle(turn: Turn) -> tuple[Placement, ...]:

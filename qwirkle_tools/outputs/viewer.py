@@ -46,6 +46,7 @@ from ..core.tiles import COLOURS, SHAPES, TILES, tile
 from ..formats.jsontext import JSON
 from ..play.engine import GameState, History, sole_leader
 from .charts import PALETTE, ticks
+from .pageanalysis import extra_cells, legend, losses, turn_analysis
 from .pictures import COLOUR_HEX, TILE_FACE, _axis, _shape, cut_note, not_shown
 
 FORMAT = 1
@@ -118,7 +119,10 @@ def page_data(history: History, analysis: Analysis, title: str = "", rescoring: 
     and, when the board is too wide to draw whole, ``cut``: a note saying how
     many of its tiles the page does not draw (:func:`~qwirkle_tools.outputs.pictures.cut_note`);
     ``turns[n - 1]`` is turn ``n``: its player, move, claimed and computed
-    score and whether they differ, totals, findings, analysis, ghost tiles and gift line.
+    score and whether they differ, totals, findings, analysis, ghost tiles and gift line, and the
+    analysis as :func:`~qwirkle_tools.outputs.pageanalysis.turn_analysis` gives it (the best move,
+    the candidates, the engine's verdict); ``lost`` is the loss per turn for the small graph,
+    ``legend`` the colours' and shapes' names and letters (:mod:`~qwirkle_tools.outputs.pageanalysis`).
     A tile is its number: ``colour_of`` and ``shape_of`` give the index of its
     colour (in ``colours``, the hex fills) and its shape (in ``shapes``, the
     names of the page's symbols), and ``grid`` is the tile tracker, a row per colour.
@@ -146,6 +150,7 @@ def page_data(history: History, analysis: Analysis, title: str = "", rescoring: 
         "shape_of": [SHAPES.index(t.shape) for t in TILES],
         "colours": list(COLOUR_HEX),
         "shapes": list(SHAPES),
+        "legend": legend(),
         "grid": [[int(tile(c, s)) for s in SHAPES] for c in COLOURS],
         "palette": list(PALETTE),
         "cols": cols,
@@ -158,6 +163,7 @@ def page_data(history: History, analysis: Analysis, title: str = "", rescoring: 
         "turns": _turn_entries(history, analysis, rescore(history) if rescoring is None else rescoring),
         "lead": [[c.turn, c.leader] for c in history.lead_changes()],
         "summary": _summary(analysis),
+        "lost": losses(analysis),
         "notes": list(analysis.notes),
         "findings": [[f.code, f.severity, f.message] for f in history.findings if f.turn is None],
         "end": record.result.end if record.result is not None else None,
@@ -169,7 +175,8 @@ Axis = list[int | None]
 
 def _extent(states: list[GameState], analysis: Analysis) -> tuple[Axis, Axis, bool]:
     """The columns and rows the page draws (:func:`~qwirkle_tools.outputs.pictures._axis`: long
-    empty runs closed up), for every tile of the game and every missed Qwirkle's ghost; and
+    empty runs closed up), for every tile of the game, every missed Qwirkle's ghost and every
+    move the analysis may draw (:func:`~qwirkle_tools.outputs.pageanalysis.extra_cells`); and
     whether either had to be cut."""
     everything: set[int] = set()
     for s in states:
@@ -177,8 +184,9 @@ def _extent(states: list[GameState], analysis: Analysis) -> tuple[Axis, Axis, bo
     for judged in analysis.turns:
         if judged.missed_qwirkle is not None:
             everything.update(p.key for p in judged.missed_qwirkle.tiles)
-    cols, cut_x = _axis(key_cell(k)[0] for k in everything) if everything else ([], False)
-    rows, cut_y = _axis(key_cell(k)[1] for k in everything) if everything else ([], False)
+    cells = {key_cell(k) for k in everything} | extra_cells(analysis)
+    cols, cut_x = _axis(x for x, _ in cells) if cells else ([], False)
+    rows, cut_y = _axis(y for _, y in cells) if cells else ([], False)
     return cols, rows, cut_x or cut_y
 
 
@@ -239,6 +247,7 @@ def _turn_entries(history: History, analysis: Analysis, rescoring: Rescoring) ->
         judged = by_turn.get(result.index + 1)
         if judged is not None:
             entry.update(_judged(judged))
+            entry.update(turn_analysis(judged, turn.tiles))
         out.append(entry)
     return out
 

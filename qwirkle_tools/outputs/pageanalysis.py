@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..analysis.analyse import Analysis, TurnAnalysis
+from ..analysis.verdicts import Candidate
 from ..core.board import Placement, format_move
 from ..core.tiles import COLOUR_CODES, COLOURS, SHAPE_CODES, SHAPES
 from .charts import ticks
@@ -27,12 +28,24 @@ def _value(v: float | None) -> float | None:
     return None if v is None else round(v, 2)
 
 
+def _candidate(c: Candidate) -> dict[str, Any]:
+    """A candidate for the page; what it lacks (no value, no Qwirkle, not played) left out: a page holds hundreds."""
+    out: dict[str, Any] = {"m": _tiles(c.move.tiles), "text": format_move(c.move.tiles), "s": c.score, "lost": c.lost}
+    if c.move.qwirkles:
+        out["q"] = c.move.qwirkles
+    if c.value is not None:
+        out["v"], out["vl"] = _value(c.value), _value(c.value_lost)
+    if c.played:
+        out["pl"] = True
+    return out
+
+
 def turn_analysis(ta: TurnAnalysis, placed: tuple[Placement, ...] | None) -> dict[str, Any]:
     """What the page shows of a turn's analysis beyond its flags (see :func:`~qwirkle_tools.outputs.viewer.page_data`):
 
     ``cands``: the candidates (``m`` tiles as ``[tile, x, y]``, ``text``, ``s``
-    score, ``q`` Qwirkles, ``lost`` points lost, ``v`` value and ``vl`` value
-    lost or ``None``, ``pl`` whether it is the move played); ``best``: the
+    score, ``lost`` points lost; only when there is one: ``q`` its Qwirkles, ``v``
+    its value and ``vl`` value lost, ``pl``: it is the move played); ``best``: the
     move to draw as the best (``m``, ``text``, ``s``, ``v``, ``by``: the engine
     or ``"greedy"``, ``pl``: it is the move played); ``verdict``: the engine's
     (``engine``, ``best_value``, ``played_value``, ``value_lost``, ``better``:
@@ -42,8 +55,7 @@ def turn_analysis(ta: TurnAnalysis, placed: tuple[Placement, ...] | None) -> dic
     out: dict[str, Any] = {}
     found = ta.candidates
     if found:
-        out["cands"] = [{"m": _tiles(c.move.tiles), "text": format_move(c.move.tiles), "s": c.score, "q": c.move.qwirkles,
-                         "lost": c.lost, "v": _value(c.value), "vl": _value(c.value_lost), "pl": c.played} for c in found]
+        out["cands"] = [_candidate(c) for c in found]
     v = ta.verdict
     if v is not None:
         out["verdict"] = {"engine": v.engine, "best_value": _value(v.best_value), "played_value": _value(v.played_value),

@@ -635,7 +635,7 @@
     turn.cands.forEach((c, k) => {
       const tr = el("tr", { "data-cand": k, "data-score": c.s, "data-lost": c.lost, class: "cand" + (k === picked ? " picked" : "") +
         (c.pl ? " played" : "") });
-      if (c.v !== null) { tr.setAttribute("data-value", c.v); tr.setAttribute("data-value-lost", c.vl); }
+      if (c.v !== undefined) { tr.setAttribute("data-value", c.v); tr.setAttribute("data-value-lost", c.vl); }
       tr.appendChild(el("td", { class: "num" }, k + 1));
       const move = el("td", { class: "move" }, c.text);
       if (c.pl) move.appendChild(el("span", { class: "tag" }, " played"));

@@ -18,13 +18,17 @@ Record text (names, comments, ``meta``) is embedded as JSON that cannot close
 its ``<script>`` element and is put on the page as text, never as markup.
 
 What is not done: the page does not replay or check anything itself, does not
-show legal moves beyond the analysis' best move, and does not edit records.
+show legal moves beyond the analysis' candidates (the 8 best-scoring), and does
+not edit records.
 
 The stable hooks for tests and tools (see the README): the root element's
-``data-turn`` (turns played, 0 = before the first); each board tile's
-``data-tile`` (``colour-shape``), ``data-x`` and ``data-y``; each player's
-score element's ``data-seat`` and ``data-score``; each tile tracker cell's
-``data-unseen`` (``colour-shape``) with its count as text.
+``data-turn`` (turns played, 0 = before the first) and ``data-shown`` (the move
+drawn as ghosts); each board tile's ``data-tile`` (``colour-shape``), ``data-x``
+and ``data-y``, a best-move ghost's ``data-best``; each candidate row's
+``data-cand``, ``data-score``, ``data-lost`` (``data-value``, ``data-value-lost``
+with an engine); each player's score element's ``data-seat`` and ``data-score``;
+each tile tracker cell's ``data-unseen`` (``colour-shape``) with its count as
+text; the legend's ``data-colour`` and ``data-shape``.
 """
 
 from __future__ import annotations

@@ -25,9 +25,13 @@ still a missed Qwirkle; nothing else is judged. On every record:
 * ``qwirkle-gift``: a move left a line of five whose sixth tile was not yet
   all on the table, and the next player completed that line.
 
-With ``engine="lookahead"`` every turn whose rack is known is also judged by
-the look-ahead engine (:mod:`qwirkle_tools.play.lookahead`): its best move and
-value, the played move's value and the value lost;
+Every turn compared with every legal move lists its top candidates
+(:func:`~qwirkle_tools.analysis.verdicts.candidates`: the best-scoring moves,
+each with the points it loses). With an engine (``engine="lookahead"``, see
+:data:`~qwirkle_tools.analysis.verdicts.ENGINES`) every turn whose rack is
+known is also judged by it (:class:`~qwirkle_tools.analysis.verdicts.Verdict`):
+its best move and value, the played move's value and the value lost, and
+each candidate's value and value lost;
 
 * ``better-move``: the engine's move beats the move played by more than
   :data:`~qwirkle_tools.play.lookahead.MARGIN` points of value.
@@ -49,7 +53,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Any, Literal
 
 from ..core.board import Placement, format_move, key_cell
 from ..core.lines import LINE_MAX
@@ -57,10 +61,10 @@ from ..core.movegen import Move, RawMove, TooManyMoves, generate_raw
 from ..core.rules import Rules
 from ..core.safetext import one_line
 from ..core.text import count, plural
-from ..core.tiles import RACK_SIZE, TILE_COUNT, TILES, Tile
+from ..core.tiles import TILE_COUNT, TILES, Tile
 from ..formats.record import Record, Turn
 from ..play.engine import BOARD_UNKNOWN_WHY, GameState, History, TurnResult, replay
-from ..play.lookahead import DEFAULT, MARGIN, REPLY_LIMIT, BudgetSpent, Settings, judge
+from ..play.lookahead import MARGIN, BudgetSpent
 
 # lines of five and the legal-move listing have modules of their own; their names are handed on here
 from .fives import Five, OpenFive, completed, open_five_risks
@@ -71,9 +75,13 @@ from .moves import AnalysisError as AnalysisError
 from .moves import LegalMoves as LegalMoves
 from .moves import legal_moves as legal_moves
 from .moves import move_data, move_scores
+from .verdicts import ENGINES, Candidate, EngineFunction, Position, Shown, Verdict, candidates, raw_move
+from .verdicts import engine as pick_engine
 
 RackSource = str  # "recorded", "deduced", "placed-tiles", "unknown"
 Engine = Literal["greedy", "lookahead"]
+"""The engines :func:`analyse` knows by name: ``greedy`` (scores alone) and
+those of :data:`~qwirkle_tools.analysis.verdicts.ENGINES`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,27 +91,6 @@ class Gift:
     line: tuple[tuple[int, int], ...]
     missing: Tile
     completed_at: int
-
-
-@dataclass(frozen=True, slots=True)
-class Lookahead:
-    """The look-ahead engine's judgement of a turn: its best move (``None``:
-    no placement) with its score and value, the played move's value, the
-    value lost (engine's best less played, never negative)."""
-
-    best: Move | None
-    best_score: int
-    best_value: float
-    played_value: float
-
-    @property
-    def value_lost(self) -> float:
-        return max(0.0, self.best_value - self.played_value)
-
-    def to_data(self) -> dict[str, object]:
-        return {"best": None if self.best is None else move_data(self.best, self.best_score),
-                "best_value": round(self.best_value, 2), "played_value": round(self.played_value, 2),
-                "value_lost": round(self.value_lost, 2)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +117,18 @@ class TurnAnalysis:
     note: str = ""
     open_fives: tuple[OpenFive, ...] = ()
     open_five_risk: float | None = None
-    lookahead: Lookahead | None = None
+    verdict: Verdict | None = None
+    shown: Shown | None = None
+
+    @property
+    def candidates(self) -> tuple[Candidate, ...]:
+        """The turn's top candidates (:class:`~qwirkle_tools.analysis.verdicts.Shown`), if it was judged."""
+        return () if self.shown is None else self.shown.candidates()
+
+    @property
+    def lookahead(self) -> Verdict | None:
+        """The look-ahead engine's verdict, if that engine judged the turn."""
+        return self.verdict if self.verdict is not None and self.verdict.engine == "lookahead" else None
 
     @property
     def flags(self) -> tuple[str, ...]:
@@ -143,7 +141,7 @@ class TurnAnalysis:
             out.append("open-five")
         if self.gift is not None:
             out.append("qwirkle-gift")
-        if self.lookahead is not None and self.lookahead.value_lost > MARGIN:
+        if self.verdict is not None and self.verdict.value_lost > MARGIN:
             out.append("better-move")
         return tuple(out)
 
@@ -164,8 +162,10 @@ class TurnAnalysis:
         if self.open_fives:
             d["open_fives"] = [f.to_data() for f in self.open_fives]
             d["open_five_risk"] = None if self.open_five_risk is None else round(self.open_five_risk, 4)
-        if self.lookahead is not None:
-            d["lookahead"] = self.lookahead.to_data()
+        if self.shown is not None and self.shown.moves:
+            d["candidates"] = [c.to_data() for c in self.shown.candidates()]
+        if self.verdict is not None:
+            d[self.verdict.engine] = self.verdict.to_data()  # under the engine's name: "lookahead" as before
         d["flags"] = list(self.flags)
         if self.note:
             d["note"] = self.note
@@ -224,20 +224,23 @@ noted, not analysed. Together the two bounds keep any record within
 the limits to about 30 seconds and well under 1 GiB."""
 
 
-def analyse(game: Record | History, engine: Engine = "greedy", settings: Settings = DEFAULT) -> Analysis:
+def analyse(game: Record | History, engine: Engine = "greedy", settings: Any = None) -> Analysis:
     """The analysis of every turn of a record (or of its replay) and a summary per player.
 
-    ``engine="lookahead"`` also judges every turn whose rack is known with the
-    look-ahead engine (``settings``: its K and S); the racks it samples are
-    seeded by the turn number, so the same record gives the same analysis.
+    An ``engine`` other than ``greedy`` (one of :data:`~qwirkle_tools.analysis.verdicts.ENGINES`)
+    also judges every turn whose rack is known (``settings``: the engine's, e.g. the
+    look-ahead's :class:`~qwirkle_tools.play.lookahead.Settings`; ``None``: its defaults);
+    the racks the look-ahead samples are seeded by the turn number, so the same record
+    gives the same analysis.
     """
-    if engine not in ("greedy", "lookahead"):
-        raise ValueError(f"engine must be greedy or lookahead, not {engine!r}")
+    if engine != "greedy" and engine not in ENGINES:
+        names = ["greedy", *ENGINES]
+        raise ValueError(f"engine must be {', '.join(names[:-1])} or {names[-1]}, not {engine!r}")
     history = game if isinstance(game, History) else replay(game)
-    return Analysis(*_analyse(history, settings if engine == "lookahead" else None))
+    return Analysis(*_analyse(history, None if engine == "greedy" else pick_engine(engine, settings)))
 
 
-def _analyse(history: History, settings: Settings | None = None
+def _analyse(history: History, judge: EngineFunction | None = None
              ) -> tuple[tuple[TurnAnalysis, ...], tuple[PlayerSummary, ...], tuple[str, ...]]:
     record = history.record
     turns: list[TurnAnalysis] = []
@@ -267,12 +270,12 @@ def _analyse(history: History, settings: Settings | None = None
         if gift is not None and turns:
             five, missing = gift
             turns[-1] = replace(turns[-1], gift=Gift(tuple(key_cell(k) for k in five), TILES[missing], i + 1))
-        turns.append(_judge(history, result, state, settings, budget))
+        turns.append(_judge(history, result, state, judge, budget))
     for i, (risky, risk) in risks.items():
         turns[i] = replace(turns[i], open_fives=risky, open_five_risk=risk)
     unknown = sum(1 for t in turns if t.best_score is None)
     notes = (f"{unknown} of {len(turns)} turns could not be fully analysed (rack or board unknown)",) if unknown else ()
-    return tuple(turns), _summaries(history, turns, settings is not None), notes
+    return tuple(turns), _summaries(history, turns, judge is not None), notes
 
 
 def _unjudged(result: TurnResult, rack: RackSource, note: str, missed: Move | None = None) -> TurnAnalysis:
@@ -284,10 +287,10 @@ def _unjudged(result: TurnResult, rack: RackSource, note: str, missed: Move | No
                         missed_qwirkle=missed, note=note)
 
 
-def _judge(history: History, result: TurnResult, state: GameState, settings: Settings | None, budget: list[int]
+def _judge(history: History, result: TurnResult, state: GameState, judge: EngineFunction | None, budget: list[int]
            ) -> TurnAnalysis:
-    """One turn, played in ``state``, compared with every legal move from the rack known (with
-    the look-ahead engine too when ``settings`` are given), its legal moves charged to ``budget``."""
+    """One turn, played in ``state``, compared with every legal move from the rack known (and
+    judged by an engine too when one is given), its legal moves charged to ``budget``."""
     i, turn = result.index, result.turn
     assert turn is not None
     rules = history.record.rules
@@ -313,33 +316,32 @@ def _judge(history: History, result: TurnResult, state: GameState, settings: Set
     sheet = turn.action == "place" and turn.tiles is None  # a score-sheet turn: judged by its claim
     scores = move_scores(((s, len(tiles)) for s, _, _, tiles in raw), len(rack), state.bag, rules)
     best_score = max(scores, default=0)
-    best = _move(raw[scores.index(best_score)]) if raw else None
     value = played if played is not None else 0
     rank = 1 + sum(1 for s in scores if s > value) if turn.action == "place" else len(raw) + 1
     # a claim of c points made at most c // (the least a move completing a line of six scores) Qwirkles
     made = value // (LINE_MAX + rules.qwirkle_bonus) if sheet else qwirkles
-    judged, note = _ahead(history, i, rack, raw, settings, budget) if settings is not None and raw and not sheet else (None, "")
+    shown = candidates(raw, scores, turn.tiles, state.bag == 0)
+    best = raw_move(shown.moves[0]) if raw else None  # the first best score, as the candidates come
+    judged, note = _ahead(Position(history, i, rack, raw, shown.moves, budget), judge) \
+        if judge is not None and raw and not sheet else (None, "")
     return TurnAnalysis(i + 1, turn.player, turn.action, source, played, qwirkles, best, best_score,
-                        max(0, best_score - value), rank, len(raw), _missed(raw, made), note=note, lookahead=judged)
+                        max(0, best_score - value), rank, len(raw), _missed(raw, made), note=note, verdict=judged,
+                        shown=shown if judged is None else shown.valued(judged))
 
 
-def _ahead(history: History, i: int, rack: Sequence[int], raw: list[RawMove], settings: Settings, budget: list[int]
-           ) -> tuple[Lookahead | None, str]:
-    """:func:`_look_ahead`'s judgement of turn ``i``, or why there is none."""
+def _ahead(position: Position, judge: EngineFunction) -> tuple[Verdict | None, str]:
+    """The engine's verdict on a position, or why there is none."""
     try:
-        if len(raw) > REPLY_LIMIT:
-            raise TooManyMoves(len(raw), REPLY_LIMIT)
-        return _look_ahead(history, i, rack, raw, settings, budget), ""
+        return judge(position), ""
     except BudgetSpent:
-        return None, (f"not judged by the look-ahead engine: the analysis bound of {MOVES_PER_RECORD:,} legal moves "
+        return None, (f"not judged by the engine: the analysis bound of {MOVES_PER_RECORD:,} legal moves "
                       "for a record is spent")
-    except TooManyMoves:
-        return None, (f"not judged by the look-ahead engine: a position with more than {REPLY_LIMIT:,} legal moves "
-                      "(its bound)")
+    except TooManyMoves as many:
+        return None, f"not judged by the engine: a position with more than {many.limit:,} legal moves (its bound)"
 
 
 def _summaries(history: History, turns: list[TurnAnalysis], ahead: bool) -> tuple[PlayerSummary, ...]:
-    """Each player's whole-game figures; the value lost only with the look-ahead engine (``ahead``)."""
+    """Each player's whole-game figures; the value lost only with an engine (``ahead``)."""
     summaries = []
     final = history.totals
     for p, player in enumerate(history.record.players):
@@ -357,37 +359,9 @@ def _summaries(history: History, turns: list[TurnAnalysis], ahead: bool) -> tupl
             qwirkles_missed=sum(1 for t in mine if t.missed_qwirkle is not None),
             gifts_given=sum(1 for t in mine if t.gift is not None),
             open_fives=sum(1 for t in mine if t.open_fives),
-            value_lost=sum(t.lookahead.value_lost for t in mine if t.lookahead) if ahead else None,
+            value_lost=sum(t.verdict.value_lost for t in mine if t.verdict) if ahead else None,
         ))
     return tuple(summaries)
-
-
-def _look_ahead(history: History, i: int, rack: Sequence[int], raw: list[RawMove], settings: Settings,
-                budget: list[int] | None = None) -> Lookahead | None:
-    """The look-ahead engine's judgement of turn ``i`` (0-based), whose rack is
-    known (``None`` for a placement that is not among the legal moves); the
-    moves of its reply positions charged to the record's ``budget``."""
-    state = history.before(i)
-    turn = history.turns[i]
-    assert turn is not None  # judged only for turns that were read
-    p = turn.player
-    players = len(history.record.players)
-    unseen = state.unseen(p)
-    pool = [t for t in range(len(TILES)) for _ in range(unseen[t])]
-    size = state.rack_sizes[(p + 1) % players]
-    reply = min(RACK_SIZE, len(pool)) if size is None else size
-    played: RawMove | None = None
-    if turn.action == "place" and turn.tiles:
-        key = frozenset((pl.key, int(pl.tile)) for pl in turn.tiles)
-        played = next((m for m in raw if frozenset(zip(m[2], m[3])) == key), None)
-        if played is None:
-            return None
-    cells = dict(state.board.cells)
-    ranked, mine = judge(cells, raw, rack, pool, reply, state.bag, history.record.rules, i + 1, settings, played,
-                         budget)
-    top = ranked[0]
-    assert mine is not None
-    return Lookahead(None if top.move is None else _move(top.move), top.score, top.value, mine.value)
 
 
 def _bounded(cells: Mapping[int, int], rack: Sequence[int], rules: Rules, largest_first: bool,
@@ -408,18 +382,13 @@ def _bounded(cells: Mapping[int, int], rack: Sequence[int], rules: Rules, larges
     return moves
 
 
-def _move(raw: RawMove) -> Move:
-    score, qwirkles, keys, tiles = raw
-    return Move(tuple(Placement(TILES[t], *key_cell(k)) for k, t in zip(keys, tiles)), score, qwirkles)
-
-
 def _missed(moves: list[RawMove], played_qwirkles: int) -> Move | None:
     """The best-scoring move among those completing the most lines of six, if
     that is more than the move played completed."""
     most = max((m[1] for m in moves), default=0)
     if most <= played_qwirkles:
         return None
-    return _move(next(m for m in moves if m[1] == most))  # moves come best score first
+    return raw_move(next(m for m in moves if m[1] == most))  # moves come best score first
 
 
 def flag_details(t: TurnAnalysis) -> tuple[tuple[str, str], ...]:
@@ -435,10 +404,9 @@ def flag_details(t: TurnAnalysis) -> tuple[tuple[str, str], ...]:
         elif flag == "open-five":
             chance = "" if t.open_five_risk is None else f"; the next player holds one with chance {t.open_five_risk:.0%}"
             detail = "; ".join(f"a line of five open for {f.missing} ({f.unseen} unseen)" for f in t.open_fives) + chance
-        elif flag == "better-move" and t.lookahead is not None and t.lookahead.best is not None:
-            la = t.lookahead
-            engine_best = t.lookahead.best
-            detail = (f"{format_move(engine_best.tiles)} scores {la.best_score}, value {la.best_value:.1f}; "
+        elif flag == "better-move" and t.verdict is not None and t.verdict.best is not None:
+            la = t.verdict
+            detail = (f"{format_move(t.verdict.best.tiles)} scores {la.best_score}, value {la.best_value:.1f}; "
                       f"the move played is worth {la.played_value:.1f} ({la.value_lost:.1f} lost)")
         elif flag == "qwirkle-gift" and t.gift is not None:
             detail = (f"left a line of five open for {t.gift.missing}; turn {t.gift.completed_at} completed it")
@@ -461,11 +429,13 @@ ACCURACY = "points scored as a share of the best score available, over the turns
 
 def summary_data(analysis: Analysis) -> dict[str, object]:
     """The record-level ``analysis`` object :func:`annotated` writes: the tool,
-    its version, what accuracy means, a summary per player, the flagged turns."""
+    its version, the engine (:func:`recorded_engine` reads it back), what
+    accuracy means, a summary per player, the flagged turns."""
     from ..version import __version__
 
+    engine = next((t.verdict.engine for t in analysis.turns if t.verdict is not None), "greedy")
     return {
-        "tool": TOOL, "version": __version__, "accuracy": ACCURACY,
+        "tool": TOOL, "version": __version__, "engine": engine, "accuracy": ACCURACY,
         "players": [s.to_data() for s in analysis.players],
         "flagged_turns": [t.turn for t in analysis.flagged],
         "notes": list(analysis.notes),
@@ -515,6 +485,18 @@ def summary_text(analysis: Analysis) -> str:
     lines.extend(f"  {line}" for line in flags)
     lines.extend(analysis.notes)
     return "\n".join(lines)
+
+
+def recorded_engine(record: Record) -> Engine:
+    """The engine a record was annotated with (its ``analysis.engine``; in a record
+    annotated before that was written, an engine's verdict in a turn's analysis),
+    ``"greedy"`` when it names none or one this version does not know."""
+    found = record.extra.get("analysis")
+    named = found.get("engine") if isinstance(found, dict) else None
+    if not isinstance(named, str):
+        judged = (t.extra.get("analysis") for t in record.turns)
+        named = next((name for a in judged if isinstance(a, dict) for name in ENGINES if name in a), None)
+    return named if named in ENGINES else "greedy"  # type: ignore[return-value]
 
 
 def recorded_missed_qwirkle(turn: Turn) -> tuple[Placement, ...]:

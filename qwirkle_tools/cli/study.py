@@ -32,6 +32,20 @@ from .common import (
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from ..play.engine import History
+
+
+ENGINE_HELP = ("greedy: judge by this turn's score (fast); lookahead: also by score less the next player's expected "
+               "best reply (see the README).")
+VIEW_ENGINE_HELP = ENGINE_HELP + " Default: the engine FILE was annotated with, else greedy."
+
+
+def _engine(chosen: Engine | None, history: History) -> str:
+    """The engine asked for, else the one the record was annotated with (else greedy)."""
+    from ..analysis.analyse import recorded_engine
+
+    return chosen.value if chosen is not None else recorded_engine(history.record)
+
 
 @command
 def annotate(
@@ -40,9 +54,7 @@ def annotate(
     in_place: Annotated[bool, typer.Option("--in-place", help="Annotate FILE itself (written atomically).")] = False,
     force: Annotated[bool, typer.Option("--force", help="Overwrite OUTPUT if it exists.")] = False,
     format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.text,
-    engine: Annotated[Engine, typer.Option("--engine", "-e", help=(
-        "greedy: judge by this turn's score (fast); lookahead: also by score less the next player's expected "
-        "best reply (see the README).")) ] = Engine.greedy,
+    engine: Annotated[Engine, typer.Option("--engine", "-e", help=ENGINE_HELP)] = Engine.greedy,
 ) -> None:
     """Analyse a game: best moves, points lost, missed Qwirkles, open fives, Qwirkle gifts.
 
@@ -60,7 +72,7 @@ def annotate(
 
     where = _record_target(output, file, in_place, force, analysis=True)  # (never a .qgn: before the work)
     history = load_history(file)
-    analysis = analyse(history, "lookahead" if engine is Engine.lookahead else "greedy")
+    analysis = analyse(history, engine.value)
     text = None if where is None else _record_text(annotated(history, analysis), where)
     if format is Format.json:
         _out(json_text(analysis_data(analysis), indent=2))
@@ -156,19 +168,23 @@ def view(
     file: Annotated[Path, typer.Argument(help="A record file (.json, .qgn, or a .csv score sheet).", show_default=False)],
     output: Annotated[Path, typer.Option("--output", "-o", help="The page to write (.html).", show_default=False)],
     force: Annotated[bool, typer.Option("--force", help="Overwrite OUTPUT if it exists.")] = False,
+    engine: Annotated[Engine | None, typer.Option("--engine", "-e", help=VIEW_ENGINE_HELP, show_default=False)] = None,
 ) -> None:
     """Write the game as one HTML page to step through in a browser.
 
     The page is one self-contained file (it loads nothing, from the network
-    or from disk): the board after each turn, the move list with the findings
-    and the analysis, the score chart, the players and a tile tracker. Step
-    with the arrow keys, Home/End, the slider, the move list or the chart;
-    the address keeps the turn (#turn=N).
+    or from disk): the board after each turn with the move played and the
+    best move (the engine's, --engine), the top candidates, the move list with
+    the findings and the engine's verdicts, the score chart and the points
+    (or value) lost per turn, the players, a tile tracker and a legend. Step
+    with the arrow keys, Home/End, the slider, the move list, the chart or a
+    swipe; B shows or hides the best move; the address keeps the turn (#turn=N).
 
     Example:
 
         qwirkle view sample_games/296-295.json -o game.html
     """
+    from ..analysis.analyse import analyse
     from ..outputs.viewer import page
     from ..play.load import load_history
 
@@ -176,7 +192,8 @@ def view(
     assert target is not None
     if target.suffix.lower() not in (".html", ".htm"):
         _fail(f"{target}: give an .html file")
-    _write(target, page(load_history(file), title=file.name), force)
+    history = load_history(file)
+    _write(target, page(history, analyse(history, _engine(engine, history)), title=file.name), force)  # type: ignore[arg-type]
 
 
 @command
@@ -184,12 +201,14 @@ def report(
     file: Annotated[Path, typer.Argument(help="A record file (.json, .qgn, or a .csv score sheet).", show_default=False)],
     output: Annotated[Path, typer.Option("--output", "-o", help="The folder to write into.", show_default=False)],
     force: Annotated[bool, typer.Option("--force", help="Overwrite the report files if they exist.")] = False,
+    engine: Annotated[Engine | None, typer.Option("--engine", "-e", help=VIEW_ENGINE_HELP, show_default=False)] = None,
 ) -> None:
     """Validate, re-score and analyse a game, and write a report folder.
 
     Writes the annotated record, the progression, lead and turns charts, the
     final board, a per-turn table (CSV), the game as a page to step through
-    in a browser (game.html) and a summary, which it also prints.
+    in a browser (game.html) and a summary, which it also prints; with an
+    engine (--engine lookahead), its verdicts in each of them.
     Exit 0 when the record is valid, 1 when it has errors (the report is
     still written).
 
@@ -197,12 +216,14 @@ def report(
 
         qwirkle report sample_games/296-295.json -o report/
     """
+    from ..analysis.analyse import recorded_engine
     from ..formats.fileio import check_folder, write_folder
     from ..formats.sources import read_record
     from ..outputs.reporting import FILES, build
 
     check_folder(output, FILES, force)  # before any work; checked again as the folder goes in place
-    done = build(read_record(file), file.name)
+    record = read_record(file)
+    done = build(record, file.name, engine.value if engine is not None else recorded_engine(record))
     folder = write_folder(output, done.files, force, FILES)
     for name in done.files:
         _wrote(folder / name)

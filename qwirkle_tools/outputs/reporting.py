@@ -21,7 +21,8 @@ from ..formats.record import Record, dumps
 from ..play.engine import History, replay
 
 CSV_COLUMNS = ("turn", "player", "name", "action", "tiles", "claimed", "computed", "breakdown",
-               "best_score", "points_lost", "rank", "moves", "rack", "flags", "open_fives", "open_five_risk")
+               "best_score", "points_lost", "rank", "moves", "rack", "flags", "open_fives", "open_five_risk",
+               "value_lost")
 
 FILES = ("annotated.json", "summary.txt", "turns.csv", "progression.png", "lead.png", "turns.png", "board.png",
          "game.html")
@@ -42,6 +43,7 @@ def turn_table_csv(rescoring: Rescoring, analysis: Analysis) -> str:
             "" if ta.best_score is None else ta.best_score, "" if ta.points_lost is None else ta.points_lost,
             "" if ta.rank is None else ta.rank, "" if ta.moves is None else ta.moves, ta.rack, " ".join(ta.flags),
             len(ta.open_fives), "" if ta.open_five_risk is None else f"{ta.open_five_risk:.4f}",
+            "" if ta.verdict is None else f"{ta.verdict.value_lost:.2f}",
             *row.totals,
         ]])
     return out.getvalue()
@@ -87,15 +89,17 @@ class Report:
     valid: bool
 
 
-def build(record: Record, name: str) -> Report:
+def build(record: Record, name: str, engine: str = "greedy") -> Report:
     """The report of ``record`` (``name`` heads the summary and the pictures'
-    titles): every file of :data:`FILES`, from one replay."""
+    titles): every file of :data:`FILES`, from one replay; analysed with
+    ``engine`` (:func:`~qwirkle_tools.analysis.analyse.analyse`'s), whose
+    verdicts the annotated record, the table, the summary and the page carry."""
     from . import charts
     from .pictures import board_figure, board_view
     from .viewer import page
 
     history = replay(record)
-    analysis = analyse(history)
+    analysis = analyse(history, engine)  # type: ignore[arg-type]  # (a name analyse checks)
     rescoring = rescore(history)
     text = summary(name, history, rescoring, analysis)
     data = charts.progression_data(history, analysis)

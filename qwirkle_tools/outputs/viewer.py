@@ -18,13 +18,17 @@ Record text (names, comments, ``meta``) is embedded as JSON that cannot close
 its ``<script>`` element and is put on the page as text, never as markup.
 
 What is not done: the page does not replay or check anything itself, does not
-show legal moves beyond the analysis' best move, and does not edit records.
+show legal moves beyond the analysis' candidates (the 8 best-scoring), and does
+not edit records.
 
 The stable hooks for tests and tools (see the README): the root element's
-``data-turn`` (turns played, 0 = before the first); each board tile's
-``data-tile`` (``colour-shape``), ``data-x`` and ``data-y``; each player's
-score element's ``data-seat`` and ``data-score``; each tile tracker cell's
-``data-unseen`` (``colour-shape``) with its count as text.
+``data-turn`` (turns played, 0 = before the first) and ``data-shown`` (the move
+drawn as ghosts); each board tile's ``data-tile`` (``colour-shape``), ``data-x``
+and ``data-y``, a best-move ghost's ``data-best``; each candidate row's
+``data-cand``, ``data-score``, ``data-lost`` (``data-value``, ``data-value-lost``
+with an engine); each player's score element's ``data-seat`` and ``data-score``;
+each tile tracker cell's ``data-unseen`` (``colour-shape``) with its count as
+text; the legend's ``data-colour`` and ``data-shape``.
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ from ..core.tiles import COLOURS, SHAPES, TILES, tile
 from ..formats.jsontext import JSON
 from ..play.engine import GameState, History, sole_leader
 from .charts import PALETTE, ticks
+from .pageanalysis import extra_cells, legend, losses, turn_analysis
 
 FORMAT = 1
 """The version of the embedded data's layout (``"v"`` in it)."""
@@ -120,7 +125,10 @@ def page_data(history: History, analysis: Analysis, title: str = "", rescoring: 
     and, when the board is too wide to draw whole, ``cut``: a note saying how
     many of its tiles the page does not draw (:func:`~qwirkle_tools.core.extent.cut_note`);
     ``turns[n - 1]`` is turn ``n``: its player, move, claimed and computed
-    score and whether they differ, totals, findings, analysis, ghost tiles and gift line.
+    score and whether they differ, totals, findings, analysis, ghost tiles and gift line, and the
+    analysis as :func:`~qwirkle_tools.outputs.pageanalysis.turn_analysis` gives it (the best move,
+    the candidates, the engine's verdict); ``lost`` is the loss per turn for the small graph,
+    ``legend`` the colours' and shapes' names and letters (:mod:`~qwirkle_tools.outputs.pageanalysis`).
     A tile is its number: ``colour_of`` and ``shape_of`` give the index of its
     colour (in ``colours``, the hex fills) and its shape (in ``shapes``, the
     names of the page's symbols), and ``grid`` is the tile tracker, a row per colour.
@@ -148,6 +156,7 @@ def page_data(history: History, analysis: Analysis, title: str = "", rescoring: 
         "shape_of": [SHAPES.index(t.shape) for t in TILES],
         "colours": list(COLOUR_HEX),
         "shapes": list(SHAPES),
+        "legend": legend(),
         "grid": [[int(tile(c, s)) for s in SHAPES] for c in COLOURS],
         "palette": list(PALETTE),
         "cols": cols,
@@ -160,6 +169,7 @@ def page_data(history: History, analysis: Analysis, title: str = "", rescoring: 
         "turns": _turn_entries(history, analysis, rescore(history) if rescoring is None else rescoring),
         "lead": [[c.turn, c.leader] for c in history.lead_changes()],
         "summary": _summary(analysis),
+        "lost": losses(analysis),
         "notes": list(analysis.notes),
         "findings": [[f.code, f.severity, f.message] for f in history.findings if f.turn is None],
         "end": record.result.end if record.result is not None else None,
@@ -171,7 +181,8 @@ Axis = list[int | None]
 
 def _extent(states: list[GameState], analysis: Analysis) -> tuple[Axis, Axis, bool]:
     """The columns and rows the page draws (:func:`~qwirkle_tools.core.extent.axis`: long
-    empty runs closed up), for every tile of the game and every missed Qwirkle's ghost; and
+    empty runs closed up), for every tile of the game, every missed Qwirkle's ghost and every
+    move the analysis may draw (:func:`~qwirkle_tools.outputs.pageanalysis.extra_cells`); and
     whether either had to be cut."""
     everything: set[int] = set()
     for s in states:
@@ -179,8 +190,9 @@ def _extent(states: list[GameState], analysis: Analysis) -> tuple[Axis, Axis, bo
     for judged in analysis.turns:
         if judged.missed_qwirkle is not None:
             everything.update(p.key for p in judged.missed_qwirkle.tiles)
-    cols, cut_x = axis(key_cell(k)[0] for k in everything) if everything else ([], False)
-    rows, cut_y = axis(key_cell(k)[1] for k in everything) if everything else ([], False)
+    cells = {key_cell(k) for k in everything} | extra_cells(analysis)
+    cols, cut_x = axis(x for x, _ in cells) if cells else ([], False)
+    rows, cut_y = axis(y for _, y in cells) if cells else ([], False)
     return cols, rows, cut_x or cut_y
 
 
@@ -241,6 +253,7 @@ def _turn_entries(history: History, analysis: Analysis, rescoring: Rescoring) ->
         judged = by_turn.get(result.index + 1)
         if judged is not None:
             entry.update(_judged(judged))
+            entry.update(turn_analysis(judged, turn.tiles))
         out.append(entry)
     return out
 

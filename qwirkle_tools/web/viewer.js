@@ -13,6 +13,8 @@
   const players = game.players;
   const root = document.documentElement;
   let current = last;
+  let showBest = true; // the best move (or the candidate picked) drawn on the board; B toggles it
+  let picked = null; // the index of the candidate picked in the list at the current turn, or null: the best move
 
   // -- small helpers ---------------------------------------------------------
 
@@ -52,7 +54,12 @@
     const o = opts || {};
     const face = svg("rect", { x: -0.44, y: -0.44, width: 0.88, height: 0.88, rx: 0.12, ry: 0.12, class: "face" });
     face.setAttribute("fill", "var(--face)");
-    if (o.ghost) {
+    if (o.best) {
+      face.setAttribute("fill-opacity", "0.3");
+      face.setAttribute("stroke", "var(--best)");
+      face.setAttribute("stroke-width", "0.08");
+      face.setAttribute("stroke-dasharray", "0.22 0.1");
+    } else if (o.ghost) {
       face.setAttribute("fill-opacity", "0.35");
       face.setAttribute("stroke", "var(--ghost)");
       face.setAttribute("stroke-width", "0.06");
@@ -64,7 +71,7 @@
     g.appendChild(face);
     const shape = svg("use", { href: "#shape-" + game.shapes[game.shape_of[t]], x: -0.5, y: -0.5, width: 1, height: 1 });
     shape.setAttribute("fill", game.colours[game.colour_of[t]]);
-    if (o.ghost) shape.setAttribute("fill-opacity", "0.45");
+    if (o.ghost || o.best) shape.setAttribute("fill-opacity", o.best ? "0.6" : "0.45");
     g.appendChild(shape);
     return g;
   }
@@ -101,6 +108,20 @@
 
   function setViewBox() {
     boardSvg.setAttribute("viewBox", view.x + " " + view.y + " " + view.w + " " + view.h);
+    // text keeps a readable size on the screen (at least 11 px) however far the board is zoomed out
+    const rect = boardSvg.getBoundingClientRect();
+    const perUnit = rect.width > 0 && rect.height > 0 ? Math.min(rect.width / view.w, rect.height / view.h) : 40;
+    boardSvg.style.setProperty("--coord-size", Math.max(0.28, 11 / perUnit) + "px");
+    boardSvg.style.setProperty("--note-size", Math.max(0.4, 13 / perUnit) + "px");
+  }
+
+  // The move drawn as ghosts at turn n: the candidate picked, else the best move (none when it was played).
+  function shownMove(n) {
+    const turn = n > 0 ? turns[n - 1] : null;
+    if (!showBest || !turn) return null;
+    if (picked !== null && turn.cands && turn.cands[picked]) return { move: turn.cands[picked], kind: "candidate " + (picked + 1) };
+    if (turn.best && !turn.best.pl) return { move: turn.best, kind: "best" };
+    return null;
   }
 
   function fitBox(given) {
@@ -136,18 +157,25 @@
     const cells = [...boards[n].values()].filter(([, x, y]) => colOf.has(x) && rowOf.has(y));
     const turn = n > 0 ? turns[n - 1] : null;
     const ghosts = turn && turn.ghost ? turn.ghost.filter(([, x, y]) => colOf.has(x) && rowOf.has(y)) : [];
+    const shown = shownMove(n);
+    const bests = shown ? shown.move.m.filter(([, x, y]) => colOf.has(x) && rowOf.has(y)) : [];
+    root.setAttribute("data-shown", shown ? shown.kind : "none");
     const lastMove = new Set(n > 0 ? states[n].add.map(([, x, y]) => x + "," + y) : []);
+    const by = turn && turn.best ? (turn.best.by === "greedy" ? "best score" : turn.best.by + " engine") : "";
     note.textContent = plural(boards[n].size, "tile") + (state.cut ? " (" + state.cut + ")" : "") +
-      (ghosts.length ? "; faint dashed tiles: a missed Qwirkle" : "") +
-      (turn && turn.gift ? "; red dashes: a line of five left open (a Qwirkle gift)" : "");
-    if (!cells.length && !ghosts.length) {
+      (lastMove.size ? "; gold: the move played" : "") +
+      (shown ? "; blue dashes: " + (shown.kind === "best" ? "the best move (" + by + ")" : shown.kind) + ", " + shown.move.text : "") +
+      (turn && turn.best && turn.best.pl ? "; the move played is the best (" + by + ")" : "") +
+      (ghosts.length ? "; red dashes: a missed Qwirkle" : "") +
+      (turn && turn.gift ? "; red line: a line of five left open (a Qwirkle gift)" : "");
+    if (!cells.length && !ghosts.length && !bests.length) {
       boardSvg.appendChild(svg("text", { x: 0, y: 0, class: "empty-note" }, "The table is empty."));
       contentBox = { x: -4, y: -2, w: 8, h: 4 };
       if (!view.user) fitBox(contentBox);
       return;
     }
     let c0 = Infinity, c1 = -Infinity, r0 = Infinity, r1 = -Infinity;
-    for (const [, x, y] of cells.concat(ghosts)) {
+    for (const [, x, y] of cells.concat(ghosts, bests)) {
       const c = colOf.get(x), r = rowOf.get(y);
       c0 = Math.min(c0, c); c1 = Math.max(c1, c); r0 = Math.min(r0, r); r1 = Math.max(r1, r);
     }
@@ -180,6 +208,16 @@
       g.setAttribute("data-ghost", game.tiles[t]);
       g.setAttribute("transform", "translate(" + colOf.get(x) + " " + rowOf.get(y) + ")");
       g.appendChild(svg("title", {}, "missed Qwirkle: " + game.tiles[t] + " at (" + x + "," + y + ")"));
+      layer.appendChild(g);
+    }
+    for (const [t, x, y] of bests) {
+      const g = tileGroup(t, { best: true });
+      g.setAttribute("class", "best-ghost");
+      g.setAttribute("data-best", game.tiles[t]);
+      g.setAttribute("data-x", x);
+      g.setAttribute("data-y", y);
+      g.setAttribute("transform", "translate(" + colOf.get(x) + " " + rowOf.get(y) + ")");
+      g.appendChild(svg("title", {}, (shown.kind === "best" ? "best move: " : shown.kind + ": ") + game.tiles[t] + " at (" + x + "," + y + ")"));
       layer.appendChild(g);
     }
     boardSvg.appendChild(layer);
@@ -247,7 +285,8 @@
   // -- the score chart -------------------------------------------------------
 
   const chartSvg = document.getElementById("chart");
-  const W = 760, H = 240, L = 44, R = 14, T = 14, B = 26;
+  let W = 760; // the chart's width in its own units: its width on the screen, so its text is drawn at its size
+  const H = 240, L = 44, R = 14, T = 14, B = 26;
   const series = players.map((_, p) => [game.scores0[p] || 0].concat(turns.map((t) => t.tot[p] || 0)));
   const yMax = game.yticks[game.yticks.length - 1]; // the axes' round values come worked out: a few, for any range
   const compact = new Intl.NumberFormat("en", { notation: "compact", maximumSignificantDigits: 4 }); // 300, 1.25K, 500M: fits
@@ -255,7 +294,14 @@
   const yAt = (v) => T + (1 - v / yMax) * (H - T - B);
   const chartCursor = svg("g");
 
+  function widthOf(node) {
+    const w = node.getBoundingClientRect().width;
+    return w > 0 ? Math.max(240, Math.round(w)) : 760;
+  }
+
   function drawChart() {
+    clear(chartSvg);
+    W = widthOf(chartSvg);
     chartSvg.setAttribute("viewBox", "0 0 " + W + " " + H);
     for (const v of game.yticks) {
       chartSvg.appendChild(svg("line", { x1: L, x2: W - R, y1: yAt(v), y2: yAt(v), class: "grid" }));
@@ -313,6 +359,9 @@
       }
     });
     chartSvg.appendChild(chartCursor);
+  }
+
+  function buildLegend() {
     const legend = document.getElementById("legend");
     players.forEach((name, p) => {
       const item = el("span");
@@ -331,6 +380,55 @@
     const label = svg("text", { x: xAt(n) + (n > last / 2 ? -4 : 4), y: T + 10, class: "cursor-label",
       "text-anchor": n > last / 2 ? "end" : "start" }, "turn " + n);
     chartCursor.appendChild(label);
+    clear(lostCursor);
+    if (n > 0) lostCursor.appendChild(svg("line", { x1: lx(n), x2: lx(n), y1: T, y2: ly(0), class: "cursor" }));
+  }
+
+  // -- what each turn lost: a bar per judged turn, in the mover's colour ---------
+
+  const lostSvg = document.getElementById("lost-chart");
+  const lost = game.lost; // values and the axis' round values come worked out
+  let LW = 360;
+  const LH = 160;
+  const lostTop = lost.ticks[lost.ticks.length - 1];
+  const lx = (n) => L + (last ? ((n - 0.5) / last) * (LW - L - R) : 0);
+  const ly = (v) => T + (1 - v / lostTop) * (LH - T - B);
+  const lostCursor = svg("g");
+
+  function drawLost() {
+    clear(lostSvg);
+    LW = widthOf(lostSvg);
+    lostSvg.setAttribute("viewBox", "0 0 " + LW + " " + LH);
+    document.getElementById("lost-title").textContent = lost.kind === "value" ? "Value lost per turn" : "Points lost per turn";
+    for (const v of lost.ticks) {
+      lostSvg.appendChild(svg("line", { x1: L, x2: LW - R, y1: ly(v), y2: ly(v), class: "grid" }));
+      lostSvg.appendChild(svg("text", { x: L - 6, y: ly(v) + 4, class: "tick", "text-anchor": "end" }, compact.format(v)));
+    }
+    for (const n of game.xticks) {
+      if (n > 0) lostSvg.appendChild(svg("text", { x: lx(n), y: LH - 8, class: "tick", "text-anchor": n === last ? "end" : "middle" }, n));
+    }
+    lostSvg.appendChild(svg("line", { x1: L, x2: LW - R, y1: ly(0), y2: ly(0), class: "axis" }));
+    const hit = svg("rect", { x: L, y: T, width: LW - L - R, height: LH - T - B, class: "hit" });
+    hit.addEventListener("click", (e) => {
+      const box = lostSvg.getBoundingClientRect();
+      const x = ((e.clientX - box.left) / box.width) * LW;
+      go(Math.max(1, Math.round(((x - L) / (LW - L - R)) * last + 0.5)));
+    });
+    lostSvg.appendChild(hit);
+    const barWidth = Math.max(1, ((LW - L - R) / Math.max(1, last)) * 0.8);
+    lost.values.forEach((v, i) => {
+      const n = i + 1;
+      const t = turns[i];
+      // a turn not judged gets no bar; a turn that lost nothing a thin mark on the axis
+      if (v === null) return;
+      const bar = svg("rect", { x: lx(n) - barWidth / 2, y: ly(v), width: barWidth, height: Math.max(1, ly(0) - ly(v)),
+        class: "bar", "data-n": n, "data-lost": v });
+      bar.setAttribute("fill", colourOf(t.p));
+      bar.appendChild(svg("title", {}, "turn " + n + ": " + playerName(t.p) + " lost " + v + (lost.kind === "value" ? " of value" : " points")));
+      bar.addEventListener("click", () => go(n));
+      lostSvg.appendChild(bar);
+    });
+    lostSvg.appendChild(lostCursor);
   }
 
   // -- players, tracker, move list --------------------------------------------
@@ -464,8 +562,20 @@
       for (const [code, severity, message] of t.f) details.push(detailLine("finding " + severity, code, message));
       for (const [code, message] of t.fl || []) details.push(detailLine("flag", code, message));
       if (t.an && t.an.lost) {
-        details.push(detailLine("analysis", "", plural(t.an.lost, "point") + " lost: the best move scored " + t.an.best +
+        details.push(detailLine("analysis", "", plural(t.an.lost, "point") + " lost: the best move" +
+          (t.cands && t.cands.length ? ", " + t.cands.find((c) => c.lost === 0).text + "," : "") + " scored " + t.an.best +
           " (rank " + t.an.rank + " of " + plural(t.an.moves, "legal move") + "; rack " + t.an.rack + ")"));
+      }
+      if (t.verdict) {
+        const v = t.verdict; // (a better-move flag above already says it all)
+        if (!v.better) {
+          details.push(detailLine("verdict", v.engine, v.value_lost ? "value lost " + v.value_lost + " (the best is worth " +
+            v.best_value + ", the move played " + v.played_value + ")" + (t.best ? "; best: " + t.best.text : "") : "no value lost (worth " + v.played_value + ")"));
+        }
+        body.setAttribute("data-value-lost", v.value_lost);
+      }
+      if (t.exact !== undefined && t.exact !== null) {
+        details.push(detailLine("verdict", "endgame", "exact loss against perfect play: " + plural(t.exact, "point")));
       }
       if (t.q) details.push(detailLine("qwirkle", "", t.q > 1 ? "\u2605 " + t.q + " Qwirkles" : "\u2605 Qwirkle"));
       if (t.comment !== null && t.comment !== undefined) details.push(detailLine("comment", "", t.comment));
@@ -497,6 +607,85 @@
     else if (row.offsetTop + row.offsetHeight > box.scrollTop + box.clientHeight) {
       box.scrollTop = row.offsetTop + row.offsetHeight - box.clientHeight;
     }
+  }
+
+  // -- the candidates at the current turn -------------------------------------
+
+  const candsTable = document.getElementById("cands");
+
+  function fmtValue(v) {
+    return v === null || v === undefined ? "" : String(v);
+  }
+
+  function drawCands(n) {
+    clear(candsTable);
+    const note = document.getElementById("cands-note");
+    const turn = n > 0 ? turns[n - 1] : null;
+    if (!turn || !turn.cands || !turn.cands.length) {
+      note.textContent = !turn ? "Step to a turn to see its best moves." :
+        "Not judged" + (turn.an && turn.an.note ? ": " + turn.an.note : " (the rack or the board is not known).");
+      return;
+    }
+    const engine = turn.verdict ? turn.verdict.engine : null;
+    note.textContent = "Turn " + n + ", " + playerName(turn.p) + ": the " + plural(turn.cands.length, "best-scoring move") +
+      (engine ? ", by " + engine + " value" : "") + ". Click one to draw it; B hides the ghosts.";
+    const head = el("tr");
+    for (const h of ["", "move", "score", "lost"].concat(engine ? ["value", "value lost"] : [])) head.appendChild(el("th", {}, h));
+    candsTable.appendChild(head);
+    turn.cands.forEach((c, k) => {
+      const tr = el("tr", { "data-cand": k, "data-score": c.s, "data-lost": c.lost, class: "cand" + (k === picked ? " picked" : "") +
+        (c.pl ? " played" : "") });
+      if (c.v !== undefined) { tr.setAttribute("data-value", c.v); tr.setAttribute("data-value-lost", c.vl); }
+      tr.appendChild(el("td", { class: "num" }, k + 1));
+      const move = el("td", { class: "move" }, c.text);
+      if (c.pl) move.appendChild(el("span", { class: "tag" }, " played"));
+      if (c.q) move.appendChild(el("span", { class: "qwirkle" }, " \u2605"));
+      tr.appendChild(move);
+      tr.appendChild(el("td", { class: "num" }, c.s));
+      tr.appendChild(el("td", { class: "num" }, c.lost));
+      if (engine) {
+        tr.appendChild(el("td", { class: "num" }, fmtValue(c.v)));
+        tr.appendChild(el("td", { class: "num" }, fmtValue(c.vl)));
+      }
+      tr.addEventListener("click", () => {
+        picked = picked === k ? null : k;
+        showBest = true;
+        draw(current);
+      });
+      candsTable.appendChild(tr);
+    });
+  }
+
+  // -- the legend of colours and shapes ---------------------------------------------
+
+  function buildTileLegend() {
+    const box = document.getElementById("tile-legend");
+    const colours = el("div", { class: "legend-row" });
+    game.legend.colours.forEach(([code, name], c) => {
+      const item = el("span", { class: "legend-item", "data-colour": code });
+      const chip = svg("svg", { class: "mini", viewBox: "-0.5 -0.5 1 1", "aria-hidden": "true" });
+      chip.appendChild(svg("rect", { x: -0.44, y: -0.44, width: 0.88, height: 0.88, rx: 0.12, ry: 0.12, fill: "var(--face)" }));
+      chip.appendChild(svg("rect", { x: -0.26, y: -0.26, width: 0.52, height: 0.52, rx: 0.06, ry: 0.06, fill: game.colours[c] }));
+      item.appendChild(chip);
+      item.appendChild(el("span", { class: "code" }, code));
+      item.appendChild(document.createTextNode(" " + name));
+      colours.appendChild(item);
+    });
+    const shapes = el("div", { class: "legend-row" });
+    game.legend.shapes.forEach(([code, name], k) => {
+      const item = el("span", { class: "legend-item", "data-shape": code });
+      const chip = svg("svg", { class: "mini", viewBox: "-0.5 -0.5 1 1", "aria-hidden": "true" });
+      chip.appendChild(svg("rect", { x: -0.44, y: -0.44, width: 0.88, height: 0.88, rx: 0.12, ry: 0.12, fill: "var(--face)" }));
+      const use = svg("use", { href: "#shape-" + game.shapes[k], x: -0.5, y: -0.5, width: 1, height: 1 });
+      use.setAttribute("fill", "#e8e8e8");
+      chip.appendChild(use);
+      item.appendChild(chip);
+      item.appendChild(el("span", { class: "code" }, code));
+      item.appendChild(document.createTextNode(" " + name));
+      shapes.appendChild(item);
+    });
+    box.appendChild(colours);
+    box.appendChild(shapes);
   }
 
   // -- header and stepping ---------------------------------------------------
@@ -541,6 +730,10 @@
     document.getElementById("turn-label").textContent = "turn " + n + " of " + last;
     document.getElementById("turn-text").textContent = turnText(n);
     if (game.board) drawBoard(n);
+    drawCands(n);
+    const toggle = document.getElementById("best-toggle");
+    toggle.setAttribute("aria-pressed", showBest ? "true" : "false");
+    toggle.classList.toggle("on", showBest);
     drawCursor(n);
     drawPlayers(n);
     drawTracker(n);
@@ -550,6 +743,7 @@
   function go(n) {
     const k = Math.max(0, Math.min(last, Math.round(Number(n))));
     if (Number.isNaN(k)) return;
+    if (k !== current) picked = null; // a picked candidate belongs to its turn
     draw(k);
     const hash = "#turn=" + k;
     if (location.hash !== hash) {
@@ -572,8 +766,19 @@
   document.getElementById("prev").addEventListener("click", () => go(current - 1));
   document.getElementById("next").addEventListener("click", () => go(current + 1));
   document.getElementById("last").addEventListener("click", () => go(last));
+  function toggleBest() {
+    showBest = !showBest;
+    if (!showBest) picked = null;
+    draw(current);
+  }
+  document.getElementById("best-toggle").addEventListener("click", toggleBest);
   document.addEventListener("keydown", (e) => {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.key === "b" || e.key === "B") {
+      e.preventDefault();
+      toggleBest();
+      return;
+    }
     if (e.target === slider) return; // the slider steps itself
     const to = { ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: last }[e.key];
     if (to === undefined) return;
@@ -585,8 +790,40 @@
     if (n !== null && n !== current) draw(n);
   });
 
+  // a swipe steps: to the left the next turn, to the right the previous (not on the slider, which slides)
+  {
+    let touch = null;
+    document.addEventListener("touchstart", (e) => {
+      touch = e.touches.length === 1 && e.target !== slider ?
+        { x: e.touches[0].clientX, y: e.touches[0].clientY, at: Date.now(), vx: view.x, vy: view.y, user: view.user,
+          board: boardSvg.contains(e.target) } : null;
+    }, { passive: true });
+    document.addEventListener("touchend", (e) => {
+      if (!touch || e.changedTouches.length !== 1) return;
+      const dx = e.changedTouches[0].clientX - touch.x, dy = e.changedTouches[0].clientY - touch.y;
+      const quick = Date.now() - touch.at < 600;
+      const start = touch;
+      touch = null;
+      if (!quick || Math.abs(dx) < 50 || Math.abs(dx) < 2 * Math.abs(dy)) return;
+      if (start.board) { // a flick on the board steps rather than pans
+        view.x = start.vx; view.y = start.vy; view.user = start.user;
+        setViewBox();
+      }
+      go(current + (dx < 0 ? 1 : -1));
+    });
+  }
+
+  window.addEventListener("resize", () => {
+    drawChart();
+    drawLost();
+    drawCursor(current);
+  });
+
   drawHeader();
+  buildLegend();
+  buildTileLegend();
   drawChart();
+  drawLost();
   buildMoves();
   const start = fromHash();
   draw(start === null ? last : start);

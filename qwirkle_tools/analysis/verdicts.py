@@ -1,0 +1,225 @@
+"""An engine's verdict on a turn, and a turn's top candidates.
+
+A turn whose rack is known is compared with every legal move
+(:mod:`qwirkle_tools.analysis.analyse`); its **candidates** are the
+:data:`SHOWN` best-scoring of them, each with its score and the points it
+loses against the best score. With an engine, each candidate also gets the
+engine's value and the value it loses, and the turn an engine
+:class:`Verdict`: the engine's best move, its value and the played move's.
+
+An engine is one function of a :class:`Position` returning a
+:class:`Verdict` (or ``None`` for a played move it cannot value), listed in
+:data:`ENGINES` by name; :func:`engine` picks one with its settings. Adding
+an engine is adding its function there. Today: ``"lookahead"``
+(:mod:`qwirkle_tools.play.lookahead`: score less the next player's expected
+best reply). The verdict is written under its engine's name in a record's
+``turns[].analysis`` (``"lookahead": {...}``), as it was before verdicts
+named their engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from functools import partial
+from typing import Any
+
+from ..core.board import Placement, key_cell
+from ..core.movegen import Move, RawMove, TooManyMoves
+from ..core.tiles import RACK_SIZE, TILES
+from ..play.engine import History
+from ..play.lookahead import DEFAULT, REPLY_LIMIT, Judged, Settings, judge
+from .moves import move_data
+
+SHOWN = 8
+"""How many candidates a turn lists: the best-scoring legal moves."""
+
+
+def raw_move(raw: RawMove) -> Move:
+    """A generated move (:func:`~qwirkle_tools.core.movegen.generate_raw`'s tuple) as a :class:`Move`."""
+    score, qwirkles, keys, tiles = raw
+    return Move(tuple(Placement(TILES[t], *key_cell(k)) for k, t in zip(keys, tiles)), score, qwirkles)
+
+
+def _key(raw: RawMove) -> frozenset[tuple[int, int]]:
+    return frozenset(zip(raw[2], raw[3]))
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One of a turn's best-scoring legal moves: its score (the end bonus
+    included), the points it loses against the best score, whether it is the
+    move played; with an engine, its value and the value it loses against
+    the engine's best (``None`` without one)."""
+
+    move: Move
+    score: int
+    lost: int
+    played: bool = False
+    value: float | None = None
+    value_lost: float | None = None
+
+    def to_data(self) -> dict[str, object]:
+        d = {**move_data(self.move, self.score), "lost": self.lost}
+        if self.played:
+            d["played"] = True
+        if self.value is not None and self.value_lost is not None:
+            d["value"] = round(self.value, 2)
+            d["value_lost"] = round(self.value_lost, 2)
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """An engine's judgement of a turn: the engine's name, its best move
+    (``None``: no placement) with its score and value, the played move's
+    value, and the value of each of the position's candidates (``values[i]``
+    of the ``i``-th candidate handed to the engine). The value lost is the
+    engine's best less the played move's, never negative."""
+
+    engine: str
+    best: Move | None
+    best_score: int
+    best_value: float
+    played_value: float
+    values: tuple[float, ...] = ()
+
+    @property
+    def value_lost(self) -> float:
+        return max(0.0, self.best_value - self.played_value)
+
+    def to_data(self) -> dict[str, object]:
+        return {"best": None if self.best is None else move_data(self.best, self.best_score),
+                "best_value": round(self.best_value, 2), "played_value": round(self.played_value, 2),
+                "value_lost": round(self.value_lost, 2)}
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """What an engine is given of a turn (``index``: 0-based) whose rack is
+    known: the replay, the rack, every legal move (best score first), the
+    candidates to value (among them), and the record's budget of generated
+    moves (``budget[0]``, charged by the engine)."""
+
+    history: History
+    index: int
+    rack: Sequence[int]
+    moves: list[RawMove]
+    candidates: Sequence[RawMove]
+    budget: list[int]
+
+
+EngineFunction = Callable[[Position], Verdict | None]
+
+
+def lookahead(position: Position, settings: Settings = DEFAULT) -> Verdict | None:
+    """The look-ahead engine's verdict (:func:`~qwirkle_tools.play.lookahead.judge`);
+    ``None`` for a placement that is not among the legal moves. A candidate the
+    engine dropped early (it could not beat the best) is valued in full.
+
+    Raises:
+        TooManyMoves: the position, or a reply position, has more than
+            :data:`~qwirkle_tools.play.lookahead.REPLY_LIMIT` legal moves.
+        BudgetSpent: the record's budget ran out.
+    """
+    history, i, raw = position.history, position.index, position.moves
+    if len(raw) > REPLY_LIMIT:
+        raise TooManyMoves(len(raw), REPLY_LIMIT)
+    state = history.before(i)
+    turn = history.turns[i]
+    assert turn is not None  # judged only for turns that were read
+    p = turn.player
+    unseen = state.unseen(p)
+    pool = [t for t in range(len(TILES)) for _ in range(unseen[t])]
+    size = state.rack_sizes[(p + 1) % len(history.record.players)]
+    reply = min(RACK_SIZE, len(pool)) if size is None else size
+    played: RawMove | None = None
+    if turn.action == "place" and turn.tiles:
+        key = frozenset((pl.key, int(pl.tile)) for pl in turn.tiles)
+        played = next((m for m in raw if _key(m) == key), None)
+        if played is None:
+            return None
+    cells = dict(state.board.cells)
+    rules = history.record.rules
+
+    def judged(moves: Sequence[RawMove], mine: RawMove | None | bool) -> tuple[list[Judged], Judged | None]:
+        return judge(cells, moves, position.rack, pool, reply, state.bag, rules, i + 1, settings, mine, position.budget)
+
+    ranked, mine = judged(raw, played)
+    assert mine is not None
+    known = {_key(j.move): j.value for j in ranked if j.move is not None}
+    values = []
+    for m in position.candidates:
+        value = known.get(_key(m))
+        if value is None:  # dropped early: judged alone, in full (same sampled racks: the same seed)
+            value = judged([], m)[1].value  # type: ignore[union-attr]
+        values.append(value)
+    top = ranked[0]
+    return Verdict("lookahead", None if top.move is None else raw_move(top.move), top.score, top.value, mine.value,
+                   tuple(values))
+
+
+ENGINES: dict[str, Callable[..., Verdict | None]] = {"lookahead": lookahead}
+"""Every engine by name, each a function of a :class:`Position` (and its settings)."""
+
+
+def engine(name: str, settings: Any = None) -> EngineFunction:
+    """The engine called ``name`` with its ``settings`` (``None``: its defaults).
+
+    Raises:
+        ValueError: no engine has that name.
+    """
+    if name not in ENGINES:
+        raise ValueError(f"no engine {name!r}; the engines: {', '.join(ENGINES)}")
+    found = ENGINES[name]
+    return found if settings is None else partial(found, settings=settings)
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A turn's candidates as generated: the ``SHOWN`` best-scoring legal moves,
+    best first, with what each really scores, the tiles the turn placed (to
+    mark the move played), and an engine's values of them (``None``: no
+    engine), with its best value. They become :class:`Candidate` values only
+    when asked for (:meth:`candidates`): the greedy analysis is a hot path."""
+
+    moves: tuple[RawMove, ...]
+    scores: tuple[int, ...]
+    placed: tuple[Placement, ...] | None = None
+    values: tuple[float, ...] | None = None
+    best_value: float = 0.0
+
+    def candidates(self) -> tuple[Candidate, ...]:
+        """The candidates, best score first; with an engine's values, best value
+        first (ties to the higher score, then the earlier)."""
+        best = self.scores[0] if self.scores else 0
+        played = None if not self.placed else frozenset((pl.key, int(pl.tile)) for pl in self.placed)
+        found = [Candidate(raw_move(m), s, best - s, played is not None and _key(m) == played,
+                           None if self.values is None else self.values[k],
+                           None if self.values is None else max(0.0, self.best_value - self.values[k]))
+                 for k, (m, s) in enumerate(zip(self.moves, self.scores))]
+        if self.values is not None:
+            values = self.values
+            found = [found[k] for k in sorted(range(len(found)), key=lambda k: (-values[k], -found[k].score, k))]
+        return tuple(found)
+
+    def valued(self, verdict: Verdict) -> Shown:
+        """The same candidates with the engine's values (:attr:`Verdict.values`)."""
+        return replace(self, values=verdict.values, best_value=verdict.best_value)
+
+
+def candidates(raw: Sequence[RawMove], scores: Sequence[int], placed: tuple[Placement, ...] | None,
+               bonus: bool, shown: int = SHOWN) -> Shown:
+    """The ``shown`` best-scoring of ``raw`` (``scores[i]``: what ``raw[i]``
+    really scores), best first (ties in generation order, as the look-ahead
+    engine ranks its candidates); ``placed``: the tiles the turn placed.
+    ``bonus``: whether an end bonus may be in ``scores``; if not, ``raw``'s own
+    order (best score first) is theirs, and the first are taken as they are."""
+    if not bonus:
+        return Shown(tuple(raw[:shown]), tuple(scores[:shown]), placed)
+    order = sorted(range(len(raw)), key=lambda k: -scores[k])[:shown]
+    return Shown(tuple(raw[k] for k in order), tuple(scores[k] for k in order), placed)
+
+
+__all__ = ["ENGINES", "SHOWN", "Candidate", "EngineFunction", "Position", "Shown", "Verdict", "candidates", "engine",
+           "lookahead", "raw_move"]

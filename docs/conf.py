@@ -29,6 +29,9 @@ nitpicky = True  # every cross-reference must resolve (qwirkle_docs quiets only 
 myst_heading_anchors = 4  # README-style links to a heading: page.md#the-look-ahead-engine
 myst_enable_extensions = ["colon_fence"]
 
+highlight_language = "none"  # a fence with no language (a .qgn game, a table) is plain text, not Python
+add_module_names = False  # the page and its heading name the module
+
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 autodoc_default_options = {"members": True, "undoc-members": True, "show-inheritance": True,
@@ -38,4 +41,5 @@ html_theme = "furo"
 html_title = f"qwirkle-tools {version}"
 html_static_path: list[str] = []
 html_show_sourcelink = False
+html_show_search_summary = False  # a summary fetches each page: refused from a page opened from disk (file://)
 html_theme_options = {"navigation_with_keys": True}

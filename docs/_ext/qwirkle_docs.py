@@ -1,7 +1,7 @@
 """The documentation site's own Sphinx extension (``docs/conf.py`` loads it).
 
 * ``.. qwirkle-help::`` writes the help of the ``qwirkle`` command and of every one of its commands, as
-  they print it (``qwirkle CMD --help``, 100 columns), at build time: the CLI reference cannot drift.
+  they print it (``qwirkle CMD --help``, 88 columns), at build time: the CLI reference cannot drift.
 * ``.. qwirkle-facade::`` lists the names of ``qwirkle_tools.PUBLIC``, each linked to its home module.
 * The docstrings are reST with Google-style sections; the sections are read as ``sphinx.ext.napoleon``
   reads them, except in a value's docstring (see :func:`google_sections`).
@@ -29,7 +29,7 @@ from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode
 
 PACKAGE = "qwirkle_tools"
-WIDTH = 100
+WIDTH = 88  # the page's code blocks hold about 90 columns
 
 
 def command_help(args: list[str]) -> str:
@@ -85,6 +85,33 @@ def _entries(env: Any) -> dict[str, Any]:
     return env.get_domain("py").objects  # type: ignore[no-any-return]
 
 
+_BY_LAST: dict[int, dict[str, list[str]]] = {}
+
+
+def _named(objects: dict[str, Any], last: str) -> list[str]:
+    """The documented names whose last part is ``last`` (an index built once per set of objects: the
+    references are resolved after every page is read, when the set no longer grows)."""
+    key = len(objects)
+    if key not in _BY_LAST:
+        index: dict[str, list[str]] = {}
+        for name in objects:
+            index.setdefault(name.rpartition(".")[2], []).append(name)
+        _BY_LAST.clear()
+        _BY_LAST[key] = index
+    return _BY_LAST[key].get(last, [])
+
+
+@functools.cache
+def _outside(first: str) -> bool:
+    """Whether ``first`` is the name of an importable module other than the package (``collections``)."""
+    import importlib.util
+
+    try:
+        return first != PACKAGE and importlib.util.find_spec(first) is not None
+    except (ImportError, ValueError):
+        return False
+
+
 @functools.cache
 def _lookup(path: str) -> tuple[bool, Any]:
     """Whether the dotted ``path`` names something that imports, and what."""
@@ -117,7 +144,7 @@ def _home(path: str, objects: dict[str, Any]) -> str | None:
     found, obj = _lookup(path)
     if not found:
         return None
-    same = [name for name in objects if name.rpartition(".")[2] == parts[-1] and _lookup(name) == (True, obj)]
+    same = [name for name in _named(objects, parts[-1]) if _lookup(name) == (True, obj)]
     return same[0] if len(same) == 1 else None
 
 
@@ -128,6 +155,8 @@ def resolve_short_name(app: Sphinx, env: Any, node: Any, contnode: Any) -> Any:
     if node.get("refdomain") != "py":
         return None
     target = node["reftarget"].lstrip(".~")
+    if _outside(target.partition(".")[0]):  # collections.abc.Sequence: nothing of the package's
+        return None
     objects = _entries(env)
     module, cls = node.get("py:module") or "", node.get("py:class") or ""
     scopes = [f"{module}.{cls}", module] if cls else [module]
@@ -138,7 +167,8 @@ def resolve_short_name(app: Sphinx, env: Any, node: Any, contnode: Any) -> Any:
             found = [home]
             break
     if not found:
-        found = [name for name in objects if name.endswith("." + target) and name.startswith(PACKAGE + ".")]
+        found = [name for name in _named(objects, target.rpartition(".")[2])
+                 if name.endswith("." + target) and name.startswith(PACKAGE + ".")]
         for scope in (module, module.rpartition(".")[0]):
             near = [name for name in found if name.startswith(scope + ".")]
             if len(found) > 1 and len(near) == 1:
@@ -173,18 +203,18 @@ def _to_owner(app: Sphinx, env: Any, node: Any, contnode: Any, names: list[str])
 @functools.cache
 def _sets(cls: type, attribute: str) -> bool:
     """Whether a method of ``cls`` (or of a class it derives from in the package) sets ``self.ATTRIBUTE``."""
+    sources = [_source(base) for base in cls.__mro__ if base.__module__.startswith(PACKAGE)]
+    return any(f"self.{attribute} =" in source or f"self.{attribute}: " in source for source in sources)
+
+
+@functools.cache
+def _source(cls: type) -> str:
     import inspect
 
-    for base in cls.__mro__:
-        if not base.__module__.startswith(PACKAGE):
-            continue
-        try:
-            source = inspect.getsource(base)
-        except (OSError, TypeError):
-            continue
-        if f"self.{attribute} =" in source or f"self.{attribute}: " in source:
-            return True
-    return False
+    try:
+        return inspect.getsource(cls)
+    except (OSError, TypeError):
+        return ""
 
 
 def _not_linkable(node: Any) -> bool:

@@ -78,7 +78,7 @@ class QwirkleFacade(SphinxDirective):
         rows = "".join(f"| {{py:obj}}`~{PACKAGE}.{module}.{name}` | {{py:mod}}`{PACKAGE}.{module}` |\n"
                        for module, names in PUBLIC.items() for name in names)
         table = f"| name | home |\n| --- | --- |\n{rows}"  # Markdown: the pages are MyST's
-        return self.parse_text_to_nodes(table, allow_section_headings=False)  # type: ignore[no-any-return]
+        return self.parse_text_to_nodes(table, allow_section_headings=False)
 
 
 def _entries(env: Any) -> dict[str, Any]:
@@ -252,8 +252,9 @@ def google_sections(app: Sphinx, what: str, name: str, obj: object, options: Any
     from sphinx.ext.napoleon import Config
     from sphinx.ext.napoleon.docstring import GoogleDocstring
 
-    config = Config(napoleon_use_param=True, napoleon_use_rtype=True, napoleon_use_ivar=True)  # ivar: no second entry
-    lines[:] = GoogleDocstring(lines, config, app, what, name, obj, options).lines()
+    config: Any = Config(napoleon_use_param=True, napoleon_use_rtype=True, napoleon_use_ivar=True)  # ivar: no second entry
+    kind: Any = what  # (napoleon's own Config and a plain string: what sphinx.ext.napoleon itself passes)
+    lines[:] = GoogleDocstring(lines, config, app, kind, name, obj, options).lines()
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

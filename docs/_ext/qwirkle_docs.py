@@ -2,6 +2,7 @@
 
 * ``.. qwirkle-help::`` writes the help of the ``qwirkle`` command and of every one of its commands, as
   they print it (``qwirkle CMD --help``, 88 columns), at build time: the CLI reference cannot drift.
+* ``.. qwirkle-modules:: FOLDER`` documents every module of a folder of the package, as found on disk.
 * ``.. qwirkle-facade::`` lists the names of ``qwirkle_tools.PUBLIC``, each linked to its home module.
 * The docstrings are reST with Google-style sections; the sections are read as ``sphinx.ext.napoleon``
   reads them, except in a value's docstring (see :func:`google_sections`).
@@ -79,6 +80,32 @@ class QwirkleFacade(SphinxDirective):
                        for module, names in PUBLIC.items() for name in names)
         table = f"| name | home |\n| --- | --- |\n{rows}"  # Markdown: the pages are MyST's
         return self.parse_text_to_nodes(table, allow_section_headings=False)
+
+
+REEXPORTS = {"qwirkle_tools.play.engine"}
+"""Modules that only give other modules' names in one place: documented without members (no second entry)."""
+
+
+class QwirkleModules(SphinxDirective):
+    """``.. qwirkle-modules:: FOLDER``: a section for every module of the package's folder, found on
+    disk when the site is built (a new module is documented without anyone listing it)."""
+
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        from pathlib import Path
+
+        import qwirkle_tools
+
+        folder = Path(qwirkle_tools.__file__).parent / self.arguments[0]
+        text = []
+        for path in sorted(folder.glob("*.py")):
+            if path.stem == "__init__":
+                continue
+            name = f"{PACKAGE}.{self.arguments[0]}.{path.stem}"
+            options = "   :no-members:\n" if name in REEXPORTS else ""
+            text.append(f"## `{name}`\n\n```{{eval-rst}}\n.. automodule:: {name}\n{options}```\n")
+        return self.parse_text_to_nodes("\n".join(text), allow_section_headings=True)
 
 
 def _entries(env: Any) -> dict[str, Any]:
@@ -261,6 +288,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("autodoc-process-docstring", google_sections)
     app.add_directive("qwirkle-help", QwirkleHelp)
     app.add_directive("qwirkle-facade", QwirkleFacade)
+    app.add_directive("qwirkle-modules", QwirkleModules)
     app.connect("missing-reference", resolve_short_name)
     app.connect("warn-missing-reference", quiet_outside)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,7 +1,7 @@
 """Validation of records in files, folders and ``.jsonl`` corpora.
 
 The pipeline for one record: parse the JSON, check it against the schema,
-read what can be read of it, replay it (:func:`qwirkle_tools.replay.check`).
+read what can be read of it, replay it (:func:`qwirkle_tools.play.history.check`).
 Every step reports findings instead of raising, so one broken record never
 stops the others. Only a path that cannot be read at all raises
 :class:`InputError` (the CLI's exit code 2).

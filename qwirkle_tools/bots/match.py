@@ -16,7 +16,7 @@ up to there, ended ``unfinished``, with the reason in the result's ``x-forfeit``
 
 A game gives each seat a *standing* (:func:`standing`: the forfeiter last, the
 others by score) and so an :func:`outcome` (1 alone on top, 0.5 sharing the
-top, 0 otherwise) and :func:`points`, the share of the other seats it finished
+top, 0 otherwise) and :meth:`Played.points`, the share of the other seats it finished
 ahead of (a tie counting half): for two players both are 1, 0.5 or 0.
 :class:`Tally` folds the games into the summary as they come (so its counts
 are a count of the records): wins, draws, losses and forfeits per player, the
@@ -341,7 +341,7 @@ def outcome(record: Record, seat: int) -> float:
 
 @dataclass(frozen=True, slots=True)
 class Side:
-    """One player's results in a match (or a tournament): ``points`` is the sum of its games' :func:`points`."""
+    """One player's results in a match (or a tournament): ``points`` is the sum of its games' :meth:`Played.points`."""
 
     label: str
     name: str

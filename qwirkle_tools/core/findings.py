@@ -147,8 +147,8 @@ def parse_line(text: str) -> tuple[str, Finding]:
     """The place and the finding of a line that :meth:`Finding.line` wrote.
 
     The line does not hold the JSON pointer, so the finding's is empty. The
-    place is everything before the first ``:turn N: CODE: `` or ``: CODE: ``
-    that names a known code.
+    place is everything before the first ``:turn N: CODE:`` or ``: CODE:``
+    (and a space) that names a known code.
 
         >>> where, finding = parse_line("game.json:turn 5: score-mismatch: Ana (seat 0) claims 7")
         >>> where, finding.turn, finding.code

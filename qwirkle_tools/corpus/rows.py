@@ -58,6 +58,7 @@ GAME_COLUMNS: tuple[Column, ...] = (
     *((f"score_{s}", "Int64", f"Seat {s}'s replayed final score.") for s in range(MAX_PLAYERS)),
     *((f"bot_{s}", "string", f"Seat {s}'s bot (a match's spec) or policy (self-play's), from the meta.")
       for s in range(MAX_PLAYERS)),
+    ("date", "string", "The meta's date as written (e.g. 2026-11-29; missing if none)."),
     ("seed", "Int64", "The meta's seed: a match's (each pair dealt by it and the pair), a self-play game's own."),
     ("forfeit_seat", "Int64", "The seat that lost a match's game by forfeit (missing if none)."),
     ("first_seat", "Int64", "The seat that moved first."),
@@ -206,6 +207,8 @@ def _rows(report: Report, size: int, analyse: bool) -> GameRows:
         game[f"player_{s}"] = names[s] if s < n else None
         game[f"score_{s}"] = totals[s] if s < n else None
         game[f"bot_{s}"] = bots[s] if s < n else None
+    date = record.meta.get("date")
+    game["date"] = date if isinstance(date, str) else None
     seed = record.meta.get("seed")
     game["seed"] = seed if isinstance(seed, int) and not isinstance(seed, bool) and -(1 << 63) <= seed < 1 << 63 else None
     forfeit = game["forfeit_seat"] = forfeit_seat(record)

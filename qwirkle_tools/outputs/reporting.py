@@ -88,10 +88,10 @@ class Report:
 
 
 def build(record: Record, name: str) -> Report:
-    """The report of ``record`` (``name`` heads the summary and the pictures'
-    titles): every file of :data:`FILES`, from one replay."""
+    """The report of ``record`` (``name`` heads the summary and the page; the pictures'
+    titles name the players): every file of :data:`FILES`, from one replay."""
     from . import charts
-    from .pictures import board_figure, board_view
+    from .pictures import board_figure, board_view, game_title
     from .viewer import page
 
     history = replay(record)
@@ -110,8 +110,8 @@ def build(record: Record, name: str) -> Report:
     final = history.final
     if final is not None and final.board_known:
         view = board_view(history, analysis=analysis)
-        files["board.png"] = charts.render(board_figure(view.board, view.last, title=f"{name}: the final board",
-                                                              open_cells=view.open_cells), "png")
+        title = f"{game_title(record.names)}: the final board"  # the players name the game, not the file
+        files["board.png"] = charts.render(board_figure(view.board, view.last, title=title, open_cells=view.open_cells), "png")
     files["game.html"] = page(history, analysis, name, rescoring).encode("utf-8")
     valid = not any(f.severity == "error" for f in history.findings)
     return Report(text, files, valid)

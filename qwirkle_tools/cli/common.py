@@ -115,8 +115,29 @@ def command(fn: F) -> F:
         except OSError as exc:  # the system refused, where no library call named the file
             _fail(_refused(exc))
 
+    run.__doc__ = whole_examples(fn.__doc__)
     app.command()(run)
     return fn
+
+
+def whole_examples(doc: str | None) -> str | None:
+    r"""``doc`` with each paragraph of example commands (starting ``qwirkle ...``) marked
+    ``\b``, so that the help prints each command on one line, whole and copyable, however
+    narrow the terminal (click rewraps every other paragraph to the terminal's width).
+
+    >>> whole_examples("Do it.\n\n    qwirkle x --long\n").split("\n")
+    ['Do it.', '', '    \x08', '    qwirkle x --long', '']
+    """
+    if doc is None:
+        return None
+    out: list[str] = []
+    lines = doc.split("\n")
+    for i, line in enumerate(lines):
+        starts = line.strip().startswith("qwirkle ") and (i == 0 or not lines[i - 1].strip())
+        if starts:  # the first line of a paragraph of commands: click keeps a paragraph whose first line is \b
+            out.append(line[: len(line) - len(line.lstrip())] + "\b")
+        out.append(line)
+    return "\n".join(out)
 
 
 def _refused(exc: OSError) -> str:
@@ -235,7 +256,7 @@ def _main(
 
 __all__ = ["DASK_HELP", "EXIT_BUG", "EXIT_FINDINGS", "EXIT_OK", "EXIT_USAGE", "PATHS_HELP", "PLAYER_HELP", "Engine", "Format",
            "_bar", "_emit", "_fail", "_out", "_record_target", "_record_text", "_refused", "_target", "_workers", "_write",
-           "_wrote", "app", "command", "silence_stdout"]
+           "_wrote", "app", "command", "silence_stdout", "whole_examples"]
 
 
 def _write_games(target: Path, force: bool, games: Iterable[Played], total: int, progress: bool | None,

@@ -481,7 +481,7 @@ class Stats:
             out.append("Wins by position in the turn order (1st = moved first):")
             for n, s in seats.items():
                 rates = "  ".join(f"{ordinal(pos)} {rate:.1%}" for pos, rate in enumerate(s["win_rate"], 1))
-                out.append(f"  {n} players, {s['games']:,} games: {rates}  (ties {s['ties']:,})")
+                out.append(f"  {count(int(n), 'player')}, {count(s['games'], 'game')}: {rates}  (ties {s['ties']:,})")
         if d["wins_by_player"]:
             out.extend(_wins_lines("Wins by player (a tie for first is no win):", d["wins_by_player"], max_players))
         if d["wins_by_bot"]:

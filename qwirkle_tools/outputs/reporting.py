@@ -16,7 +16,7 @@ from ..analysis.analyse import Analysis, analyse, annotated, summary_text
 from ..analysis.rescore import Rescoring, rescore
 from ..core.findings import Finding
 from ..core.safetext import csv_cell, one_line
-from ..core.text import plural
+from ..core.text import count, plural
 from ..formats.record import Record, dumps
 from ..play.engine import History, replay
 
@@ -61,11 +61,11 @@ def summary(name: str, history: History, rescoring: Rescoring, analysis: Analysi
     end = record.result.end if record.result is not None and record.result.end else "not recorded"
     errors = [f for f in findings if f.severity == "error"]
     warnings = [f for f in findings if f.severity == "warning"]
-    lines = [f"{name}: {score} (computed; end: {end}), {len(record.turns)} turns"]
+    lines = [f"{name}: {score} (computed; end: {end}), {count(len(record.turns), 'turn')}"]
     if not findings:
         lines.append("valid: no findings")
     else:
-        lines.append(f"{'invalid' if errors else 'valid'}: {len(errors)} errors, {len(warnings)} warnings")
+        lines.append(f"{'invalid' if errors else 'valid'}: {count(len(errors), 'error')}, {count(len(warnings), 'warning')}")
         for f in list(findings)[:10]:
             lines.append(f"  {f}")
         if len(findings) > 10:

@@ -36,3 +36,11 @@ def test_every_example_line_in_the_help_is_a_whole_command(name: str, width: int
             break
         block.append(line)
     assert [line for line in block if line] == wanted  # nothing but the commands: no piece of one on a line of its own
+
+
+def test_a_mistyped_command_is_told_did_you_mean_once() -> None:
+    result = runner.invoke(app, ["valdate", "x.json"])
+    assert result.exit_code == 2
+    assert result.stderr.count("Did you mean") == 1 and "'validate'" in result.stderr
+    result = runner.invoke(app, ["zzzz"])
+    assert result.exit_code == 2 and "No such command 'zzzz'" in result.stderr and "Did you mean" not in result.stderr

@@ -26,7 +26,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, NoReturn, TypeVar
 
+import click
 import typer
+from typer.core import TyperGroup
 
 from ..core.errors import QwirkleError
 from ..core.safetext import one_line
@@ -41,7 +43,21 @@ if TYPE_CHECKING:
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 3
 
+class _Commands(TyperGroup):
+    """The app's commands, with a mistyped command's "Did you mean" said once."""
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as exc:
+            # click 8.4+ suggests from the error's possibilities, and typer appends its own suggestion too
+            if getattr(exc, "possibilities", None) and " Did you mean" in exc.message:
+                exc.message = exc.message.split(" Did you mean")[0]  # type: ignore[misc]  # (as typer sets it)
+            raise
+
+
 app = typer.Typer(
+    cls=_Commands,
     name="qwirkle",
     help="Check, re-score and study recorded games of Qwirkle.",
     no_args_is_help=True,

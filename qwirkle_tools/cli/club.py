@@ -14,7 +14,7 @@ from ..core.text import count
 from .common import EXIT_FINDINGS, EXIT_OK, PATHS_HELP, _emit, _fail, _out, _target, command
 
 
-class TableFormat(str, enum.Enum):
+class StandingsFormat(str, enum.Enum):
     text = "text"
     json = "json"
     csv = "csv"
@@ -28,7 +28,7 @@ def standings(
         "and counted)."), show_default=False)] = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Draw the standings chart to a .png or .svg file.",
                                                 show_default=False)] = None,
-    format: Annotated[TableFormat, typer.Option("--format", "-f", help="Output format.")] = TableFormat.text,
+    format: Annotated[StandingsFormat, typer.Option("--format", "-f", help="Output format.")] = StandingsFormat.text,
     force: Annotated[bool, typer.Option("--force", help="Overwrite OUTPUT if it exists.")] = False,
     jobs: Annotated[int, typer.Option(
         "--jobs", "-j", min=1, max=256, help="Processes to read the records with; the standings are the same.")] = 1,
@@ -57,9 +57,9 @@ def standings(
         found = build(paths, None if since is None else parse_date(since), jobs)
     except ImportError:
         _fail("standings need openskill: pip install openskill")
-    if format is TableFormat.json:
+    if format is StandingsFormat.json:
         _out(json_text(found.to_data(), indent=2))
-    elif format is TableFormat.csv:
+    elif format is StandingsFormat.csv:
         _emit(found.csv())
     else:
         _out(found.text())

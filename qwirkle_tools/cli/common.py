@@ -141,18 +141,24 @@ def whole_examples(doc: str | None) -> str | None:
     ``\b``, so that the help prints each command on one line, whole and copyable, however
     narrow the terminal (click rewraps every other paragraph to the terminal's width).
 
-    >>> whole_examples("Do it.\n\n    qwirkle x --long\n").split("\n")
-    ['Do it.', '', '    \x08', '    qwirkle x --long', '']
+    >>> whole_examples("Do it.\n\n    Example:\n\n        qwirkle x --long\n        qwirkle y\n").split("\n")
+    ['Do it.', '', 'Example:', '', '    \x08', 'qwirkle x --long', 'qwirkle y']
     """
     if doc is None:
         return None
+    import inspect
+
     out: list[str] = []
-    lines = doc.split("\n")
+    lines = inspect.cleandoc(doc).split("\n")  # (dedented here: the kept lines lose their indent below)
+    within = False
     for i, line in enumerate(lines):
-        starts = line.strip().startswith("qwirkle ") and (i == 0 or not lines[i - 1].strip())
-        if starts:  # the first line of a paragraph of commands: click keeps a paragraph whose first line is \b
+        command = line.strip().startswith("qwirkle ")
+        if command and (i == 0 or not lines[i - 1].strip()):
+            # a paragraph of commands: click keeps one whose first line is \b as it is, indented as that line
             out.append(line[: len(line) - len(line.lstrip())] + "\b")
-        out.append(line)
+            within = True
+        within = within and bool(line.strip())
+        out.append(line.lstrip() if within else line)  # (click indents each kept line again)
     return "\n".join(out)
 
 

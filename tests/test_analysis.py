@@ -66,7 +66,7 @@ def test_exchange_while_a_placement_was_possible() -> None:
                 setup={"board": REDS})
     (turn,) = analyse(from_data(data)).turns
     assert "could-place" in turn.flags and "missed-qwirkle" in turn.flags
-    assert turn.played == 0 and turn.points_lost == 12 and turn.moves is not None and turn.rank == turn.moves + 1
+    assert turn.played == 0 and turn.points_lost == 12 and turn.moves is not None and turn.rank is None  # not a placement
 
 
 def test_unknown_rack_checks_only_the_placed_tiles() -> None:
@@ -247,3 +247,15 @@ def test_accuracy_is_at_most_one_when_an_illegal_move_scores_more_than_any_legal
     summary = analyse(replay(from_data(data))).players[1]
     assert summary.analysed_turns == 1 and summary.best_available == 2
     assert summary.accuracy == 1.0 and summary.points_lost == 0
+
+
+def test_the_flagged_count_is_of_turns_not_flags() -> None:
+    from qwirkle_tools.analysis.analyse import summary_text
+
+    data = game({"player": 0, "action": "exchange", "tiles": ["blue-circle"], "draw": ["green-star"],
+                 "rack": ["red-clover", "blue-circle", "yellow-diamond", "green-square", "purple-star", "orange-cross"]},
+                setup={"board": REDS})
+    analysis = analyse(from_data(data))
+    assert len(analysis.flagged) == 1 and len(analysis.flagged[0].flags) == 2
+    text = summary_text(analysis)
+    assert "flagged turns: 1 (2 flags)" in text and text.count("  turn 1: ") == 2

@@ -246,7 +246,7 @@ def test_annotate_prints_a_summary_and_writes_the_record(tmp_path: Path) -> None
 
 
 def test_board_text_and_picture(tmp_path: Path) -> None:
-    code, out, _ = run("board", str(SAMPLES / "complete-2p.json"), "--turn", "2", "--no-colour")
+    code, out, _ = run("board", str(SAMPLES / "complete-2p.json"), "--turn", "3", "--no-colour")  # before turn 3
     assert code == 0
     assert out.splitlines()[1].split() == ["-1", "*rs", "*rc"]
     png = tmp_path / "b.png"
@@ -254,7 +254,7 @@ def test_board_text_and_picture(tmp_path: Path) -> None:
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 20_000
     svg = tmp_path / "b.svg"
     assert run("board", str(SAMPLES / "complete-2p.json"), "-t", "10", "-o", str(svg))[0] == 0
-    assert "board after turn 10" in svg.read_text()
+    assert "Ana - Ben: before turn 10" in svg.read_text() and "complete-2p" not in svg.read_text()
     assert run("board", str(SAMPLES / "complete-2p.json"), "-o", str(tmp_path / "b.gif"))[0] == 2
     assert run("board", str(SAMPLES / "score-sheet.json"))[0] == 2  # tiles unknown
 

@@ -56,7 +56,7 @@ def test_the_summary_lists_findings_and_differences() -> None:
     text = summary("g.json", history, rescore(history), analyse(history))
     lines = text.splitlines()
     assert lines[0] == "g.json: Ana 2 - 3 Ben (computed; end: not recorded), 2 turns"
-    assert lines[1] == "invalid: 1 errors, 0 warnings"
+    assert lines[1] == "invalid: 1 error, 0 warnings"  # (it read "1 errors")
     assert lines[2].startswith("  turn 2: score-mismatch: Ben (seat 1) claims 5")
     assert "re-scoring: 1 claimed turn score differs from the computed ones" in lines
 

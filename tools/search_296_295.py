@@ -577,8 +577,8 @@ def quality(data: dict[str, Any]) -> str | None:
     if exchanges < MIN_EXCHANGES:
         return f"{exchanges} exchanges"
     players = analyse(from_data(data)).players
-    made = [s.qwirkles_made for s in players]
-    missed = [s.qwirkles_missed for s in players]
+    made = [s.qwirkles_made or 0 for s in players]  # (a self-played game records every tile: never unknown)
+    missed = [s.qwirkles_missed or 0 for s in players]
     if not all(4 <= q <= MAX_QWIRKLES for q in made):
         return f"Qwirkles made {made}"
     if max(missed) > MAX_MISSED:

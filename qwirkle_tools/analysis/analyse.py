@@ -7,7 +7,8 @@ turn is compared with every legal move (:mod:`qwirkle_tools.core.movegen`):
 
 * the best score (the end bonus counted for a move that empties the rack
   with the bag empty), the score played, the points lost, the played move's
-  rank (1 = as good as the best), how many legal moves there were;
+  rank among the legal placements (1 = as good as the best; none for an
+  exchange or a pass), how many legal moves there were;
 * ``missed-qwirkle``: a legal move completed more lines of six than the
   move played (an exchange or pass completes none);
 * ``could-place``: an exchange or pass while a placement was possible.
@@ -60,7 +61,7 @@ from ..core.lines import LINE_MAX
 from ..core.movegen import Move, RawMove, TooManyMoves, generate_raw
 from ..core.rules import Rules
 from ..core.safetext import one_line
-from ..core.text import count, plural
+from ..core.text import UNKNOWN, count, count_known, plural
 from ..core.tiles import TILE_COUNT, TILES, Tile
 from ..formats.record import Record, Turn
 from ..play.engine import BOARD_UNKNOWN_WHY, GameState, History, TurnResult, replay
@@ -97,8 +98,14 @@ class Gift:
 class TurnAnalysis:
     """What the analysis says of one turn (``turn`` is 1-based).
 
-    Fields that could not be worked out are ``None``; ``rack`` says what the
-    analysis knew of the rack, and ``note`` says plainly what was not done.
+    Fields that could not be worked out are ``None`` (``qwirkles`` too, on a
+    score-sheet turn, whose tiles are not written); ``rack`` says what the
+    analysis knew of the rack, ``checked`` whether the turn was checked for a
+    missed Qwirkle (from the whole rack or the placed tiles), ``board_known``
+    whether the board after it is known (so open fives and gifts could be
+    seen), ``unknown`` what kept it from being analysed (``"board"``,
+    ``"rack"``, or empty: analysed, or a bound), and ``note`` says plainly
+    what was not done.
     """
 
     turn: int
@@ -106,7 +113,7 @@ class TurnAnalysis:
     action: str
     rack: RackSource
     played: int | None = None
-    qwirkles: int = 0
+    qwirkles: int | None = 0
     best: Move | None = None
     best_score: int | None = None
     points_lost: int | None = None
@@ -119,6 +126,9 @@ class TurnAnalysis:
     open_five_risk: float | None = None
     verdict: Verdict | None = None
     shown: Shown | None = None
+    checked: bool = False
+    board_known: bool = True
+    unknown: str = ""
 
     @property
     def candidates(self) -> tuple[Candidate, ...]:
@@ -174,16 +184,22 @@ class TurnAnalysis:
 
 @dataclass(frozen=True, slots=True)
 class PlayerSummary:
+    """A player's whole-game figures. A figure the record cannot tell is
+    ``None``, never 0: ``points_lost`` with no turn analysed, ``qwirkles_made``
+    where a turn's tiles are not written (a score sheet), ``qwirkles_missed``
+    where no turn could be checked for one, ``gifts_given`` and ``open_fives``
+    where the board is not known after some turn."""
+
     name: str
     score: int
     analysed_turns: int
-    points_lost: int
+    points_lost: int | None
     best_available: int
     scored_on_analysed: int
-    qwirkles_made: int
-    qwirkles_missed: int
-    gifts_given: int
-    open_fives: int = 0
+    qwirkles_made: int | None
+    qwirkles_missed: int | None
+    gifts_given: int | None
+    open_fives: int | None = 0
     value_lost: float | None = None
 
     @property
@@ -273,18 +289,38 @@ def _analyse(history: History, judge: EngineFunction | None = None
         turns.append(_judge(history, result, state, judge, budget))
     for i, (risky, risk) in risks.items():
         turns[i] = replace(turns[i], open_fives=risky, open_five_risk=risk)
-    unknown = sum(1 for t in turns if t.best_score is None)
-    notes = (f"{unknown} of {len(turns)} turns could not be fully analysed (rack or board unknown)",) if unknown else ()
-    return tuple(turns), _summaries(history, turns, judge is not None), notes
+    return tuple(turns), _summaries(history, turns, judge is not None), _notes(turns)
 
 
-def _unjudged(result: TurnResult, rack: RackSource, note: str, missed: Move | None = None) -> TurnAnalysis:
-    """A turn the analysis could not compare with every legal move, and why (``note``)."""
+def _notes(turns: Sequence[TurnAnalysis]) -> tuple[str, ...]:
+    """What was not analysed, and why: one note per reason, each naming what was unknown."""
+    unjudged = [t for t in turns if t.best_score is None]
+    if not unjudged:
+        return ()
+    board = sum(1 for t in unjudged if t.unknown == "board")
+    rack = sum(1 for t in unjudged if t.unknown == "rack")
+    other = len(unjudged) - board - rack
+    of = f"of {count(len(turns), 'turn')}"
+    notes = [f"{board} {of} not analysed: the board is unknown (tiles not written, as on a score sheet)"] if board else []
+    if rack:
+        notes.append(f"{rack} {of} not fully analysed: the rack is unknown (where tiles were placed, only they were "
+                     "checked for a missed Qwirkle)")
+    if other:
+        notes.append(f"{other} {of} not analysed for another reason (each turn's note says which)")
+    return tuple(notes)
+
+
+def _unjudged(result: TurnResult, rack: RackSource, note: str, missed: Move | None = None, unknown: str = "",
+              checked: bool = False) -> TurnAnalysis:
+    """A turn the analysis could not compare with every legal move, and why (``note``; ``unknown``:
+    what was not known, see :class:`TurnAnalysis`; ``checked``: for a missed Qwirkle, from the placed tiles)."""
     turn = result.turn
     assert turn is not None
     played = result.computed if result.computed is not None else turn.score
-    return TurnAnalysis(result.index + 1, turn.player, turn.action, rack, played, result.qwirkles or 0,
-                        missed_qwirkle=missed, note=note)
+    after = result.state
+    return TurnAnalysis(result.index + 1, turn.player, turn.action, rack, played, result.qwirkles,
+                        missed_qwirkle=missed, note=note, checked=checked, unknown=unknown,
+                        board_known=after is not None and after.board_known)
 
 
 def _judge(history: History, result: TurnResult, state: GameState, judge: EngineFunction | None, budget: list[int]
@@ -295,19 +331,23 @@ def _judge(history: History, result: TurnResult, state: GameState, judge: Engine
     assert turn is not None
     rules = history.record.rules
     if not state.board_known:
-        return _unjudged(result, "unknown", f"not analysed: the board is not known ({BOARD_UNKNOWN_WHY})")
+        return _unjudged(result, "unknown", f"not analysed: the board is not known ({BOARD_UNKNOWN_WHY})",
+                         unknown="board")
     if turn.player >= len(history.record.players) or state.ended or any(f.code == "after-end" for f in result.findings):
         return _unjudged(result, "unknown", "not analysed: a turn after the end or by a seat that does not exist")
     rack, source = history.known_rack(i)
     cells = state.board.cells
     if rack is None:
         if not turn.tiles:
-            return _unjudged(result, "unknown", "not analysed: the rack is not known")
+            # a score-sheet placement (tiles not written) leaves the board unknown from here on
+            sheet = turn.action == "place" and turn.tiles is None
+            return _unjudged(result, "unknown", "not analysed: the tiles placed are not known" if sheet
+                             else "not analysed: the rack is not known", unknown="board" if sheet else "rack")
         found = _bounded(cells, [pl.tile for pl in turn.tiles], rules, False, budget)
         if isinstance(found, str):
-            return _unjudged(result, "placed-tiles", found)
+            return _unjudged(result, "placed-tiles", found, unknown="rack")
         return _unjudged(result, "placed-tiles", "rack unknown: only the placed tiles were checked for a missed Qwirkle",
-                         _missed(found, result.qwirkles or 0))
+                         _missed(found, result.qwirkles or 0), unknown="rack", checked=True)
     raw = _bounded(cells, rack, rules, not cells, budget)
     if isinstance(raw, str):
         return _unjudged(result, source, raw)
@@ -317,16 +357,19 @@ def _judge(history: History, result: TurnResult, state: GameState, judge: Engine
     scores = move_scores(((s, len(tiles)) for s, _, _, tiles in raw), len(rack), state.bag, rules)
     best_score = max(scores, default=0)
     value = played if played is not None else 0
-    rank = 1 + sum(1 for s in scores if s > value) if turn.action == "place" else len(raw) + 1
+    # an exchange or a pass is not one of the legal placements: it has no rank among them (rank None)
+    rank = 1 + sum(1 for s in scores if s > value) if turn.action == "place" else None
     # a claim of c points made at most c // (the least a move completing a line of six scores) Qwirkles
     made = value // (LINE_MAX + rules.qwirkle_bonus) if sheet else qwirkles
     shown = candidates(raw, scores, turn.tiles, state.bag == 0)
     best = raw_move(shown.moves[0]) if raw else None  # the first best score, as the candidates come
     judged, note = _ahead(Position(history, i, rack, raw, shown.moves, budget), judge) \
         if judge is not None and raw and not sheet else (None, "")
-    return TurnAnalysis(i + 1, turn.player, turn.action, source, played, qwirkles, best, best_score,
+    after = result.state
+    return TurnAnalysis(i + 1, turn.player, turn.action, source, played, result.qwirkles, best, best_score,
                         max(0, best_score - value), rank, len(raw), _missed(raw, made), note=note, verdict=judged,
-                        shown=shown if judged is None else shown.valued(judged))
+                        shown=shown if judged is None else shown.valued(judged),
+                        checked=True, board_known=after is not None and after.board_known)
 
 
 def _ahead(position: Position, judge: EngineFunction) -> tuple[Verdict | None, str]:
@@ -347,18 +390,19 @@ def _summaries(history: History, turns: list[TurnAnalysis], ahead: bool) -> tupl
     for p, player in enumerate(history.record.players):
         mine = [t for t in turns if t.player == p]
         analysed = [t for t in mine if t.best_score is not None]
+        seen = all(t.board_known for t in mine)  # open fives and gifts are seen only on a known board
         summaries.append(PlayerSummary(
             name=player.name,
             score=final[p] if p < len(final) else 0,
             analysed_turns=len(analysed),
-            points_lost=sum(t.points_lost or 0 for t in analysed),
+            points_lost=sum(t.points_lost or 0 for t in analysed) if analysed else None,
             best_available=sum(t.best_score or 0 for t in analysed),
             # an illegal move may count more than any legal one: it scores at most the best, as it loses nothing
             scored_on_analysed=sum(min(t.played or 0, t.best_score or 0) for t in analysed),
-            qwirkles_made=sum(t.qwirkles for t in mine),
-            qwirkles_missed=sum(1 for t in mine if t.missed_qwirkle is not None),
-            gifts_given=sum(1 for t in mine if t.gift is not None),
-            open_fives=sum(1 for t in mine if t.open_fives),
+            qwirkles_made=None if any(t.qwirkles is None for t in mine) else sum(t.qwirkles or 0 for t in mine),
+            qwirkles_missed=sum(1 for t in mine if t.missed_qwirkle is not None) if any(t.checked for t in mine) else None,
+            gifts_given=sum(1 for t in mine if t.gift is not None) if seen else None,
+            open_fives=sum(1 for t in mine if t.open_fives) if seen else None,
             value_lost=sum(t.verdict.value_lost for t in mine if t.verdict) if ahead else None,
         ))
     return tuple(summaries)
@@ -474,14 +518,17 @@ def summary_text(analysis: Analysis) -> str:
     lines = []
     for s in analysis.players:
         acc = "n/a" if s.accuracy is None else f"{100 * s.accuracy:.1f}%"
+        missed = UNKNOWN if s.qwirkles_missed is None else s.qwirkles_missed
         lines.append(f"{one_line(s.name)}: {count(s.score, 'point')}, accuracy {acc} over "
                      f"{count(s.analysed_turns, 'turn')}, "
-                     f"{count(s.points_lost, 'point')} lost, {count(s.qwirkles_made, 'Qwirkle')} made, "
-                     f"{s.qwirkles_missed} missed, {count(s.gifts_given, 'gift')}, "
-                     f"{count(s.open_fives, 'open five')}"
+                     f"{count_known(s.points_lost, 'point')} lost, {count_known(s.qwirkles_made, 'Qwirkle')} made, "
+                     f"{missed} missed, {count_known(s.gifts_given, 'gift')}, "
+                     f"{count_known(s.open_fives, 'open five')}"
                      + ("" if s.value_lost is None else f", {s.value_lost:.1f} value lost"))
     flags = list(iter_flags(analysis))
-    lines.append(f"flagged turns: {len(flags) if flags else 'none'}")
+    turns = len(analysis.flagged)  # a turn may carry several flags: the count is of turns, each flag a line
+    lines.append(f"flagged turns: {turns if turns else 'none'}"
+                 + (f" ({count(len(flags), 'flag')})" if len(flags) != turns else ""))
     lines.extend(f"  {line}" for line in flags)
     lines.extend(analysis.notes)
     return "\n".join(lines)

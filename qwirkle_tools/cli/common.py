@@ -26,7 +26,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, NoReturn, TypeVar
 
+import click
 import typer
+from typer.core import TyperGroup
 
 from ..core.errors import QwirkleError
 from ..core.safetext import one_line
@@ -41,7 +43,21 @@ if TYPE_CHECKING:
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 3
 
+class _Commands(TyperGroup):
+    """The app's commands, with a mistyped command's "Did you mean" said once."""
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as exc:
+            # click 8.4+ suggests from the error's possibilities, and typer appends its own suggestion too
+            if getattr(exc, "possibilities", None) and " Did you mean" in exc.message:
+                exc.message = exc.message.split(" Did you mean")[0]  # type: ignore[misc]  # (as typer sets it)
+            raise
+
+
 app = typer.Typer(
+    cls=_Commands,
     name="qwirkle",
     help="Check, re-score and study recorded games of Qwirkle.",
     no_args_is_help=True,
@@ -115,8 +131,35 @@ def command(fn: F) -> F:
         except OSError as exc:  # the system refused, where no library call named the file
             _fail(_refused(exc))
 
+    run.__doc__ = whole_examples(fn.__doc__)
     app.command()(run)
     return fn
+
+
+def whole_examples(doc: str | None) -> str | None:
+    r"""``doc`` with each paragraph of example commands (starting ``qwirkle ...``) marked
+    ``\b``, so that the help prints each command on one line, whole and copyable, however
+    narrow the terminal (click rewraps every other paragraph to the terminal's width).
+
+    >>> whole_examples("Do it.\n\n    Example:\n\n        qwirkle x --long\n        qwirkle y\n").split("\n")
+    ['Do it.', '', 'Example:', '', '    \x08', 'qwirkle x --long', 'qwirkle y']
+    """
+    if doc is None:
+        return None
+    import inspect
+
+    out: list[str] = []
+    lines = inspect.cleandoc(doc).split("\n")  # (dedented here: the kept lines lose their indent below)
+    within = False
+    for i, line in enumerate(lines):
+        command = line.strip().startswith("qwirkle ")
+        if command and (i == 0 or not lines[i - 1].strip()):
+            # a paragraph of commands: click keeps one whose first line is \b as it is, indented as that line
+            out.append(line[: len(line) - len(line.lstrip())] + "\b")
+            within = True
+        within = within and bool(line.strip())
+        out.append(line.lstrip() if within else line)  # (click indents each kept line again)
+    return "\n".join(out)
 
 
 def _refused(exc: OSError) -> str:
@@ -235,7 +278,7 @@ def _main(
 
 __all__ = ["DASK_HELP", "EXIT_BUG", "EXIT_FINDINGS", "EXIT_OK", "EXIT_USAGE", "PATHS_HELP", "PLAYER_HELP", "Engine", "Format",
            "_bar", "_emit", "_fail", "_out", "_record_target", "_record_text", "_refused", "_target", "_workers", "_write",
-           "_wrote", "app", "command", "silence_stdout"]
+           "_wrote", "app", "command", "silence_stdout", "whole_examples"]
 
 
 def _write_games(target: Path, force: bool, games: Iterable[Played], total: int, progress: bool | None,

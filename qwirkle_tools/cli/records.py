@@ -134,15 +134,18 @@ def rescore(
 @command
 def moves(
     file: Annotated[Path, typer.Argument(help="A record file (.json, .qgn, or a .csv score sheet).", show_default=False)],
-    turn: Annotated[int, typer.Option("--turn", "-t", help="List the moves for the player to move at this turn (1-based).")],
+    turn: Annotated[int, typer.Option("--turn", "-t", help=(
+        "The position turn N is played in (the board before it, as in board and endgame; 1-based): its player's "
+        "moves."))],
     rack: Annotated[str | None, typer.Option("--rack", help="The rack, e.g. 'rc rs bd' (default: from the record).")] = None,
     limit: Annotated[int, typer.Option("--limit", "-n", help="Show at most this many moves (0: all).")] = 0,
     format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.text,
 ) -> None:
     """List every legal move at a turn, best first, with score and Qwirkles.
 
-    The board is the one before turn N; the rack is the recorded or deduced
-    rack of the player to move, or --rack.
+    --turn N is the position turn N is played in, as in board and endgame:
+    the board before turn N; the rack is the recorded or deduced rack of the
+    player to move, or --rack.
 
     Example:
 

@@ -97,16 +97,20 @@ def _save_figure(fig: Figure, target: Path, replace: bool) -> None:
 @command
 def board(
     file: Annotated[Path, typer.Argument(help="A record file (.json, .qgn, or a .csv score sheet).", show_default=False)],
-    turn: Annotated[int | None, typer.Option("--turn", "-t", help="The board after this turn (default: the end).")] = None,
+    turn: Annotated[int | None, typer.Option("--turn", "-t", help=(
+        "The position turn N is played in: the board before it, as in moves and endgame (1-based; "
+        "default: the end, after the last turn)."))] = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Draw to a .png or .svg file.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite OUTPUT if it exists.")] = False,
     colour: Annotated[bool, typer.Option("--colour/--no-colour", help="Colour the text diagram.")] = True,
 ) -> None:
-    """Show the board after a turn: a picture with -o, else a text diagram.
+    """Show the board a turn is played in: a picture with -o, else a text diagram.
 
-    The last move is outlined; where the record is annotated, a missed
-    Qwirkle on that turn is drawn as faint ghost tiles; the cells where a
-    line of five it left open would become a Qwirkle are ringed in red. The text diagram is
+    --turn N is the position turn N is played in (the board before it; the
+    board after turn N is --turn N+1). The move before it is outlined, and
+    the cells where a line of five that move left open would become a
+    Qwirkle are ringed in red; where the record is annotated, a Qwirkle
+    turn N missed is drawn as faint ghost tiles. The text diagram is
     coloured on a terminal (not when piped, or with NO_COLOR set): in 24-bit
     colour where COLORTERM says the terminal has it, else in 256 colours.
 
@@ -114,17 +118,19 @@ def board(
 
         qwirkle board sample_games/complete-2p.json --turn 20 -o board.png
     """
-    from ..outputs.pictures import board_figure, board_text, board_view
+    from ..outputs.pictures import board_figure, board_text, game_title, position_view
     from ..play.load import load_history
 
     target = _target(output, file, None, force)
-    view = board_view(load_history(file), turn)
+    history = load_history(file)
+    view = position_view(history, turn)
     if target is None:
         use_colour = colour and sys.stdout.isatty() and "NO_COLOR" not in os.environ
         truecolour = os.environ.get("COLORTERM", "").lower() in ("truecolor", "24bit")  # else the nearest of 256 colours
         _out(board_text(view.board, view.last, colour=use_colour, truecolour=truecolour))
         return
-    title = f"{file.name}: board after turn {view.turns_played}" + (" (ghosts: a missed Qwirkle)" if view.ghosts else "")
+    where = "the final board" if turn is None or turn > len(history.turns) else f"before turn {turn}"
+    title = f"{game_title(history.record.names)}: {where}" + (" (ghosts: a missed Qwirkle)" if view.ghosts else "")
     title += " (red rings: open fives)" if view.open_cells else ""
     _save_figure(board_figure(view.board, view.last, view.ghosts, title=title, open_cells=view.open_cells), target, force)
 
@@ -235,7 +241,8 @@ def report(
 def endgame(
     file: Annotated[Path, typer.Argument(help="A record file (.json or .qgn) that tells the racks.", show_default=False)],
     turn: Annotated[int | None, typer.Option("--turn", "-t", help=(
-        "Solve the position before this turn (1-based; default: the first turn with the bag empty)."))] = None,
+        "The position turn N is played in (the board before it, as in board and moves; 1-based; default: the first "
+        "turn with the bag empty)."))] = None,
     seconds: Annotated[float, typer.Option("--seconds", min=0.01, help="Time for the search.")] = 5.0,
     candidates: Annotated[int, typer.Option("--candidates", "-n", min=0, help="Other moves to value.")] = 5,
     format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.text,

@@ -36,6 +36,19 @@ def count(n: int, word: str, many: str | None = None) -> str:
     return f"{n:,} {plural(n, word, many)}"
 
 
+UNKNOWN = "n/a"
+"""What a text shows for a figure the record cannot tell (never a 0)."""
+
+
+def count_known(n: int | None, word: str, many: str | None = None) -> str:
+    """:func:`count`, or for a figure not known (``None``) :data:`UNKNOWN` and the plural.
+
+        >>> count_known(1, "gift"), count_known(None, "gift"), count_known(0, "gift")
+        ('1 gift', 'n/a gifts', '0 gifts')
+    """
+    return f"{UNKNOWN} {plural(2, word, many)}" if n is None else count(n, word, many)
+
+
 def ordinal(n: int) -> str:
     """``n`` as an ordinal: 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 112th.
 
@@ -57,4 +70,4 @@ def cut(text: str, most: int) -> str:
     return text if len(text) <= most else text[: max(0, most - len(ELLIPSIS))] + ELLIPSIS
 
 
-__all__ = ["ELLIPSIS", "count", "cut", "ordinal", "plural"]
+__all__ = ["ELLIPSIS", "UNKNOWN", "count", "count_known", "cut", "ordinal", "plural"]

@@ -22,6 +22,7 @@ from typing import Any
 
 from ..core.errors import QwirkleError
 from ..core.safetext import one_line
+from ..core.text import count
 
 Client = Any
 """A ``distributed.Client`` (typed loosely: distributed's API is not fully typed)."""
@@ -155,7 +156,7 @@ def handshake(address: Address, context: ssl.SSLContext | None = None, timeout: 
             sock.settimeout(left)
             part = sock.recv(min(size - len(data), 1 << 16))
             if not part:
-                said = f"after {len(data)} bytes" if data else "without a word"
+                said = f"after {count(len(data), 'byte')}" if data else "without a word"
                 raise ClusterError(f"{shown} is not a Dask scheduler: it closed the connection {said}")
             data += part
         return data

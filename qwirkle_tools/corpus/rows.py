@@ -30,11 +30,15 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
+from typing import TYPE_CHECKING
 
 from ..analysis.validate import Report, check_source
+
+if TYPE_CHECKING:
+    from ..analysis.analyse import TurnAnalysis
 from ..core.findings import Finding
 from ..core.safetext import one_line
-from ..core.text import count, cut, ordinal
+from ..core.text import UNKNOWN, count, cut, ordinal
 from ..formats.sources import Source, input_files, sources
 from ..play.engine import sole_leader
 from ..play.seats import forfeit_seat, seat_bots
@@ -54,6 +58,7 @@ GAME_COLUMNS: tuple[Column, ...] = (
     *((f"score_{s}", "Int64", f"Seat {s}'s replayed final score.") for s in range(MAX_PLAYERS)),
     *((f"bot_{s}", "string", f"Seat {s}'s bot (a match's spec) or policy (self-play's), from the meta.")
       for s in range(MAX_PLAYERS)),
+    ("date", "string", "The meta's date as written (e.g. 2026-11-29; missing if none)."),
     ("seed", "Int64", "The meta's seed: a match's (each pair dealt by it and the pair), a self-play game's own."),
     ("forfeit_seat", "Int64", "The seat that lost a match's game by forfeit (missing if none)."),
     ("first_seat", "Int64", "The seat that moved first."),
@@ -67,15 +72,17 @@ GAME_COLUMNS: tuple[Column, ...] = (
     ("placements", "Int64", "Turns that place tiles."),
     ("exchanges", "Int64", "Turns that exchange tiles."),
     ("passes", "Int64", "Turns that pass."),
-    ("qwirkles", "Int64", "Lines of six completed, all players."),
+    ("qwirkles", "Int64", "Lines of six completed, all players (missing where a turn's tiles are not recorded: a score "
+                          "sheet's)."),
     ("lead_changes", "Int64", "Times the sole leader changed (see the module's notes)."),
     ("end", "string", "The result's end: out, blocked or unfinished (missing if not recorded)."),
     ("valid", "boolean", "The record has no error finding."),
     ("errors", "Int64", "Findings of severity error."),
     ("warnings", "Int64", "Findings of severity warning."),
-    ("missed_qwirkles", "Int64", "Analysed: turns that missed a Qwirkle."),
-    ("points_lost", "Int64", "Analysed: points lost on the turns whose rack was known."),
-    ("qwirkle_gifts", "Int64", "Analysed: lines of five left for the next player to complete."),
+    ("missed_qwirkles", "Int64", "Analysed: turns that missed a Qwirkle (missing if no turn could be checked)."),
+    ("points_lost", "Int64", "Analysed: points lost on the turns whose rack was known (missing if there were none)."),
+    ("qwirkle_gifts", "Int64", "Analysed: lines of five left for the next player to complete (missing where the board "
+                               "is not known)."),
 )
 TURN_COLUMNS: tuple[Column, ...] = (
     ("game", "string", "As in the games table."),
@@ -92,9 +99,12 @@ TURN_COLUMNS: tuple[Column, ...] = (
     ("rack", "string", "Analysed: what was known of the rack (recorded, deduced, placed-tiles, unknown)."),
     ("best_score", "Int64", "Analysed: the best score a legal move had (rack known)."),
     ("points_lost", "Int64", "Analysed: best_score less the score (rack known)."),
-    ("missed_qwirkle", "boolean", "Analysed: a legal move made more Qwirkles than the move played."),
-    ("qwirkle_gift", "boolean", "Analysed: the turn left a line of five that the next player completed."),
-    ("open_fives", "Int64", "Analysed: lines of five the turn left open whose sixth tile the mover had not seen all of."),
+    ("missed_qwirkle", "boolean", "Analysed: a legal move made more Qwirkles than the move played (missing if the turn "
+                                  "could not be checked)."),
+    ("qwirkle_gift", "boolean", "Analysed: the turn left a line of five that the next player completed (missing "
+                                "where the board is not known)."),
+    ("open_fives", "Int64", "Analysed: lines of five the turn left open whose sixth tile the mover had not seen all of "
+                            "(missing where the board is not known)."),
     ("open_five_risk", "Float64", "Analysed: the chance the next player held a tile completing one (rack size known)."),
 )
 FINDING_COLUMNS: tuple[Column, ...] = (
@@ -162,7 +172,7 @@ def _rows(report: Report, size: int, analyse: bool) -> GameRows:
     first = record.turns[0].player if record.turns and 0 <= record.turns[0].player < n else None
     totals = list(history.totals[:n])
     counts = Counter(t.action for t in record.turns)
-    qwirkles = 0
+    qwirkles: int | None = 0  # None once a placement's tiles are not known
     turns: list[Row] = []
     for i, result in enumerate(history):
         turn = result.turn
@@ -170,7 +180,7 @@ def _rows(report: Report, size: int, analyse: bool) -> GameRows:
         p = turn.player
         seated = 0 <= p < n
         points, made = result.points, result.qwirkles
-        qwirkles += made or 0
+        qwirkles = None if qwirkles is None or (made is None and turn.action == "place") else qwirkles + (made or 0)
         placed = turn.tiles if turn.action == "place" else None
         row: Row = {
             "game": where, "turn": result.index + 1, "seat": p,
@@ -183,9 +193,11 @@ def _rows(report: Report, size: int, analyse: bool) -> GameRows:
         }
         if study is not None:
             a = study[i]
+            seen = a.board_known
             row.update(rack=a.rack, best_score=a.best_score, points_lost=a.points_lost,
-                       missed_qwirkle=a.missed_qwirkle is not None, qwirkle_gift=a.gift is not None,
-                       open_fives=len(a.open_fives), open_five_risk=a.open_five_risk)
+                       missed_qwirkle=a.missed_qwirkle is not None if a.checked else None,
+                       qwirkle_gift=a.gift is not None if seen else None,
+                       open_fives=len(a.open_fives) if seen else None, open_five_risk=a.open_five_risk)
         turns.append(row)
     # every seat's name and score, also beyond the table's six (in a record with too many players)
     game: Row = {"game": where, "source": report.path, "line": report.index or None, "players": n,
@@ -195,6 +207,8 @@ def _rows(report: Report, size: int, analyse: bool) -> GameRows:
         game[f"player_{s}"] = names[s] if s < n else None
         game[f"score_{s}"] = totals[s] if s < n else None
         game[f"bot_{s}"] = bots[s] if s < n else None
+    date = record.meta.get("date")
+    game["date"] = date if isinstance(date, str) else None
     seed = record.meta.get("seed")
     game["seed"] = seed if isinstance(seed, int) and not isinstance(seed, bool) and -(1 << 63) <= seed < 1 << 63 else None
     forfeit = game["forfeit_seat"] = forfeit_seat(record)
@@ -214,11 +228,20 @@ def _rows(report: Report, size: int, analyse: bool) -> GameRows:
         qwirkles=qwirkles, lead_changes=len(history.lead_changes()),
         end=record.result.end if record.result is not None else None,
         valid=not errors, errors=errors, warnings=len(report.findings) - errors,
-        missed_qwirkles=sum(1 for a in study if a.missed_qwirkle is not None) if study is not None else None,
-        points_lost=sum(a.points_lost or 0 for a in study) if study is not None else None,
-        qwirkle_gifts=sum(1 for a in study if a.gift is not None) if study is not None else None,
+        **_analysed(study),
     )
     return GameRows(where, size, game, tuple(turns), report.findings)
+
+
+def _analysed(study: tuple[TurnAnalysis, ...] | None) -> Row:
+    """The games table's analysis columns: missing where not analysed, and each where the record cannot tell it."""
+    if study is None:
+        return {"missed_qwirkles": None, "points_lost": None, "qwirkle_gifts": None}
+    judged = [a for a in study if a.best_score is not None]
+    return {"missed_qwirkles": sum(1 for a in study if a.missed_qwirkle is not None) if any(a.checked for a in study)
+            else None,
+            "points_lost": sum(a.points_lost or 0 for a in judged) if judged else None,
+            "qwirkle_gifts": sum(1 for a in study if a.gift is not None) if all(a.board_known for a in study) else None}
 
 
 # -- running over a corpus ----------------------------------------------------
@@ -309,6 +332,7 @@ class _PlayerTotals:
     missed: int = 0
     lost: int = 0
     wins: int = 0
+    checked: int = 0  # turns checked for a missed Qwirkle
 
 
 @dataclass
@@ -326,6 +350,7 @@ class Stats:
     scores: _Spread = field(default_factory=_Spread)
     margins: _Spread = field(default_factory=_Spread)
     qwirkles: _Spread = field(default_factory=_Spread)
+    qwirkles_unknown: int = 0  # games whose Qwirkles cannot be counted (a placement's tiles not recorded)
     turns: _Spread = field(default_factory=_Spread)
     codes: Counter[str] = field(default_factory=Counter)
     code_games: Counter[str] = field(default_factory=Counter)
@@ -357,7 +382,10 @@ class Stats:
                 self.wins.setdefault(n, Counter())[_int(game["winner_position"])] += 1
             if game["margin"] is not None:
                 self.margins.add(_int(game["margin"]))
-        self.qwirkles.add(_int(game["qwirkles"]))
+        if game["qwirkles"] is None:  # unknown (a score sheet): left out, not counted as 0
+            self.qwirkles_unknown += 1
+        else:
+            self.qwirkles.add(_int(game["qwirkles"]))
         self.turns.add(_int(game["turns"]))
         winner = game["winner_seat"] if game["turns"] else None
         for seat, name in enumerate(names):
@@ -376,6 +404,7 @@ class Stats:
             if "best_score" in t and t["best_score"] is not None:
                 totals.analysed += 1
                 totals.lost += _int(t["points_lost"])
+            totals.checked += t.get("missed_qwirkle") is not None
             if t.get("missed_qwirkle"):
                 totals.missed += 1
                 if t["best_score"] is not None:
@@ -395,13 +424,14 @@ class Stats:
         for name in sorted(self.players.keys() | other.players.keys()):
             a, b = self.players.get(name, _PlayerTotals()), other.players.get(name, _PlayerTotals())
             players[name] = _PlayerTotals(a.games + b.games, a.turns + b.turns, a.analysed + b.analysed,
-                                          a.missed + b.missed, a.lost + b.lost, a.wins + b.wins)
+                                          a.missed + b.missed, a.lost + b.lost, a.wins + b.wins, a.checked + b.checked)
         return Stats(
             records=self.records + other.records, unreadable=self.unreadable + other.unreadable,
             invalid=self.invalid + other.invalid, analysed=self.analysed or other.analysed, wins=wins,
             ties=self.ties + other.ties, games_by_size=self.games_by_size + other.games_by_size,
             scores=self.scores.merge(other.scores), margins=self.margins.merge(other.margins),
-            qwirkles=self.qwirkles.merge(other.qwirkles), turns=self.turns.merge(other.turns),
+            qwirkles=self.qwirkles.merge(other.qwirkles), qwirkles_unknown=self.qwirkles_unknown + other.qwirkles_unknown,
+            turns=self.turns.merge(other.turns),
             codes=self.codes + other.codes, code_games=self.code_games + other.code_games, players=players,
             missed_cost=self.missed_cost.merge(other.missed_cost),
             bot_games=self.bot_games + other.bot_games, bot_wins=self.bot_wins + other.bot_wins,
@@ -421,7 +451,8 @@ class Stats:
             "invalid": self.invalid, "unreadable": self.unreadable,
             "win_rate_by_position": seats,
             "final_scores": self.scores.summary(), "margins": self.margins.summary(),
-            "qwirkles_per_game": self.qwirkles.summary(), "turns_per_game": self.turns.summary(),
+            "qwirkles_per_game": self.qwirkles.summary(), "qwirkles_unknown": self.qwirkles_unknown,
+            "turns_per_game": self.turns.summary(),
             "finding_codes": [{"code": c, "findings": k, "records": self.code_games[c]}
                               for c, k in sorted(self.codes.items(), key=lambda kv: (-kv[1], kv[0]))],
             "wins_by_player": _wins([(name, p.games, p.wins) for name, p in self.players.items()]),
@@ -431,7 +462,7 @@ class Stats:
             data["missed_qwirkle_cost"] = self.missed_cost.summary()
             data["players"] = [
                 {"player": name, "games": p.games, "turns": p.turns, "analysed_turns": p.analysed,
-                 "missed_qwirkles": p.missed, "points_lost": p.lost,
+                 "missed_qwirkles": p.missed if p.checked else None, "points_lost": p.lost if p.analysed else None,
                  "points_lost_per_turn": round(p.lost / p.analysed, 2) if p.analysed else None}
                 for name, p in sorted(self.players.items())]
         return data
@@ -450,7 +481,7 @@ class Stats:
             out.append("Wins by position in the turn order (1st = moved first):")
             for n, s in seats.items():
                 rates = "  ".join(f"{ordinal(pos)} {rate:.1%}" for pos, rate in enumerate(s["win_rate"], 1))
-                out.append(f"  {n} players, {s['games']:,} games: {rates}  (ties {s['ties']:,})")
+                out.append(f"  {count(int(n), 'player')}, {count(s['games'], 'game')}: {rates}  (ties {s['ties']:,})")
         if d["wins_by_player"]:
             out.extend(_wins_lines("Wins by player (a tie for first is no win):", d["wins_by_player"], max_players))
         if d["wins_by_bot"]:
@@ -466,6 +497,9 @@ class Stats:
                 if isinstance(v, dict):
                     out.append(f"  {label:24}{v['n']:>8,}{v['mean']:>9.1f}{v['sd']:>8.1f}{v['min']:>6}"
                                f"{v['q1']:>6}{v['median']:>8}{v['q3']:>6}{v['max']:>6}")
+            if self.qwirkles_unknown:
+                out.append(f"  (Qwirkles per game leaves out {count(self.qwirkles_unknown, 'game')} whose tiles are "
+                           "not recorded: unknown, not 0)")
         codes = d["finding_codes"]
         assert isinstance(codes, list)
         out.append("")
@@ -484,11 +518,11 @@ class Stats:
             out.append(f"  {'Player':24}{'games':>7}{'analysed turns':>16}{'missed Qwirkles':>17}"
                        f"{'points lost':>13}{'per turn':>10}")
             for p in sorted(players, key=lambda p: (-p["games"], p["player"]))[:max_players]:
-                per = "-" if p["points_lost_per_turn"] is None else f"{p['points_lost_per_turn']:.2f}"
+                per = UNKNOWN if p["points_lost_per_turn"] is None else f"{p['points_lost_per_turn']:.2f}"
+                missed, lost = (UNKNOWN if p[k] is None else f"{p[k]:,}" for k in ("missed_qwirkles", "points_lost"))
                 name = one_line(p["player"])
                 name = cut(name, 24)
-                out.append(f"  {name:24}{p['games']:>7,}{p['analysed_turns']:>16,}{p['missed_qwirkles']:>17,}"
-                           f"{p['points_lost']:>13,}{per:>10}")
+                out.append(f"  {name:24}{p['games']:>7,}{p['analysed_turns']:>16,}{missed:>17}{lost:>13}{per:>10}")
             if len(players) > max_players:
                 out.append(f"  ... and {len(players) - max_players} more players")
         return "\n".join(out)

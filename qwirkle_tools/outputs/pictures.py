@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ..core.board import Board, Placement
@@ -90,6 +90,44 @@ def board_view(history: History, turn: int | None = None, analysis: Analysis | N
         risky = open_five_risks(state, played.player, fives, len(history.record.players))[0] if fives else ()
     marks = tuple(dict.fromkeys(Placement(f.missing, x, y) for f in risky for x, y in f.cells))
     return BoardView(state.board, n, tuple(played.tiles or ()), ghosts, marks)
+
+
+def game_title(names: Sequence[str]) -> str:
+    """The players as a picture's title names the game, e.g. ``Ana - Ben`` (three or more: ``Ana, Ben, Cy``),
+    each one clean short line (a name is any text).
+
+    >>> game_title(["Ana", "Ben"]), game_title(["Ana", "Ben", "Cy"])
+    ('Ana - Ben', 'Ana, Ben, Cy')
+    """
+    shown = [one_line(n, 24) for n in names]
+    return " - ".join(shown) if len(shown) == 2 else ", ".join(shown)
+
+
+def position_view(history: History, turn: int | None = None, analysis: Analysis | None = None) -> BoardView:
+    """The position turn ``turn`` (1-based) is played in, as ``--turn N`` means it in every command: the
+    board before that turn, the move before it outlined with the open fives it left ringed (which turn
+    ``turn`` may complete), and turn ``turn``'s missed Qwirkle as ghosts, where it could have been played.
+    ``turn`` one past the last turn, or ``None``, is the final board (:func:`board_view` of the end).
+
+    Raises:
+        BoardUnknown: ``turn`` is out of range, or the board is not known there.
+    """
+    from ..analysis.analyse import recorded_missed_qwirkle
+
+    last = len(history.turns)
+    if turn is None:
+        return board_view(history, None, analysis)
+    if not 1 <= turn <= last + 1:
+        raise BoardUnknown(f"--turn must be 1 to {last + 1} (the position turn N is played in; {last + 1}: the end), "
+                           f"not {turn}")
+    view = board_view(history, turn - 1, analysis)
+    played = history.turns[turn - 1] if turn <= last else None
+    judged = None if analysis is None else next((t for t in analysis.turns if t.turn == turn), None)
+    if judged is not None:
+        ghosts = judged.missed_qwirkle.tiles if judged.missed_qwirkle is not None else ()
+    else:
+        ghosts = recorded_missed_qwirkle(played) if played is not None else ()
+    return replace(view, ghosts=tuple(ghosts))
 
 
 def board_text(board: Board, last: Iterable[Placement] = (), colour: bool = True, truecolour: bool = True) -> str:

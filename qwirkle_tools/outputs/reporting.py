@@ -16,7 +16,7 @@ from ..analysis.analyse import Analysis, analyse, annotated, summary_text
 from ..analysis.rescore import Rescoring, rescore
 from ..core.findings import Finding
 from ..core.safetext import csv_cell, one_line
-from ..core.text import plural
+from ..core.text import count, plural
 from ..formats.record import Record, dumps
 from ..play.engine import History, replay
 
@@ -63,11 +63,11 @@ def summary(name: str, history: History, rescoring: Rescoring, analysis: Analysi
     end = record.result.end if record.result is not None and record.result.end else "not recorded"
     errors = [f for f in findings if f.severity == "error"]
     warnings = [f for f in findings if f.severity == "warning"]
-    lines = [f"{name}: {score} (computed; end: {end}), {len(record.turns)} turns"]
+    lines = [f"{name}: {score} (computed; end: {end}), {count(len(record.turns), 'turn')}"]
     if not findings:
         lines.append("valid: no findings")
     else:
-        lines.append(f"{'invalid' if errors else 'valid'}: {len(errors)} errors, {len(warnings)} warnings")
+        lines.append(f"{'invalid' if errors else 'valid'}: {count(len(errors), 'error')}, {count(len(warnings), 'warning')}")
         for f in list(findings)[:10]:
             lines.append(f"  {f}")
         if len(findings) > 10:
@@ -90,12 +90,12 @@ class Report:
 
 
 def build(record: Record, name: str, engine: str = "greedy") -> Report:
-    """The report of ``record`` (``name`` heads the summary and the pictures'
-    titles): every file of :data:`FILES`, from one replay; analysed with
+    """The report of ``record`` (``name`` heads the summary and the page; the pictures'
+    titles name the players): every file of :data:`FILES`, from one replay; analysed with
     ``engine`` (:func:`~qwirkle_tools.analysis.analyse.analyse`'s), whose
     verdicts the annotated record, the table, the summary and the page carry."""
     from . import charts
-    from .pictures import board_figure, board_view
+    from .pictures import board_figure, board_view, game_title
     from .viewer import page
 
     history = replay(record)
@@ -114,8 +114,8 @@ def build(record: Record, name: str, engine: str = "greedy") -> Report:
     final = history.final
     if final is not None and final.board_known:
         view = board_view(history, analysis=analysis)
-        files["board.png"] = charts.render(board_figure(view.board, view.last, title=f"{name}: the final board",
-                                                              open_cells=view.open_cells), "png")
+        title = f"{game_title(record.names)}: the final board"  # the players name the game, not the file
+        files["board.png"] = charts.render(board_figure(view.board, view.last, title=title, open_cells=view.open_cells), "png")
     files["game.html"] = page(history, analysis, name, rescoring).encode("utf-8")
     valid = not any(f.severity == "error" for f in history.findings)
     return Report(text, files, valid)

@@ -372,7 +372,8 @@ def set_racks(ledger: Ledger, setup: Setup | None) -> tuple[bool, bool]:
         return False, True
     n = len(ledger.known)
     if len(setup.racks) != n:
-        ledger.notes.add("bad-setup", None, "/setup/racks", f"the setup gives {len(setup.racks)} racks for {n} players")
+        ledger.notes.add("bad-setup", None, "/setup/racks",
+                         f"the setup gives {count(len(setup.racks), 'rack')} for {count(n, 'player')}")
         return False, True
     whole = True
     for p, rack in enumerate(setup.racks):
@@ -415,7 +416,7 @@ def set_bag(ledger: Ledger, setup: Setup | None, on_board: int, racks_stated: bo
             bag = off - total
             if bag < 0:
                 notes.add("bad-setup", None, "/setup/racks",
-                          f"the racks hold {total} tiles, but only {off} are off the board")
+                          f"the racks hold {count(total, 'tile')}, but only {off} are off the board")
                 bag = None
         elif bag + total != off:
             notes.add("bad-setup", None, "/setup/bag", f"the board ({on_board}), the bag ({bag}) and the racks ({total}) "
@@ -431,7 +432,7 @@ def set_bag(ledger: Ledger, setup: Setup | None, on_board: int, racks_stated: bo
         assert rest is not None
         if rest < 0 or rest > RACK_SIZE * n or (bag and rest != RACK_SIZE * n):
             notes.add("bad-setup", None, "/setup/bag",
-                      f"with {on_board} tiles on the board and {bag} in the bag, the {n} racks would hold {rest} tiles"
+                      f"with {on_board} tiles on the board and {bag} in the bag, the {n} racks would hold {count(rest, 'tile')}"
                       + (f": while the bag holds tiles every rack holds {RACK_SIZE}" if bag else ""))
         elif rest == RACK_SIZE * n or rest == 0:
             for p in range(n):

@@ -210,7 +210,7 @@ class Game:
             self.notes.add("after-end", n, base, f"{action} recorded after the game ended ({why})")
             return None, 0, 0, False
         if not 0 <= p < self.n:
-            self.notes.add("turn-order", n, f"{base}/player", f"seat {p} does not exist: the game has {self.n} players")
+            self.notes.add("turn-order", n, f"{base}/player", f"seat {p} does not exist: the game has {count(self.n, 'player')}")
             self.expected = None
             self.totals_known = False
             return None, 0, 0, False
@@ -352,7 +352,7 @@ def _set_up(game: Game) -> None:
     if setup is not None and setup.scores is not None:
         if len(setup.scores) != game.n:
             game.notes.add("bad-setup", None, "/setup/scores",
-                           f"the setup gives {len(setup.scores)} scores for {game.n} players")
+                           f"the setup gives {count(len(setup.scores), 'score')} for {count(game.n, 'player')}")
         else:
             game.totals = list(setup.scores)
             game.claimed = list(setup.scores)
@@ -406,7 +406,7 @@ def _readable(game: Game, n: int, base: str, p: int, turn: Turn) -> Sequence[Pla
 def _check_scores(game: Game, scores: Sequence[int]) -> None:
     if len(scores) != game.n:
         game.notes.add("result-mismatch", None, "/result/scores",
-                       f"the result gives {len(scores)} scores for {game.n} players")
+                       f"the result gives {count(len(scores), 'score')} for {count(game.n, 'player')}")
     elif game.totals_known:
         for p, claimed in enumerate(scores):
             if claimed != game.totals[p]:

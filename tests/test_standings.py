@@ -1,0 +1,136 @@
+"""``qwirkle standings``: a club's table over its games, checked against a count done here, and its bad inputs."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from qwirkle_tools.bots.ratings import Ranked, rate
+from qwirkle_tools.bots.standings import StandingsError, parse_date, standings
+from qwirkle_tools.cli.app import app
+from qwirkle_tools.formats.sources import read_record
+from qwirkle_tools.play.engine import replay
+
+SAMPLES = Path(__file__).parent.parent / "sample_games"
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def by_hand(paths: list[Path]) -> dict[str, dict[str, float]]:
+    """Each player's games, wins, total score and margin and Qwirkles, counted here from the replays of
+    ``paths`` (valid records; a top score shared by two: half a win each)."""
+    out: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    for path in paths:
+        record = read_record(path)
+        history = replay(record)
+        assert not any(f.severity == "error" for f in history.findings)
+        totals = history.totals
+        for seat, player in enumerate(record.players):
+            mine = out[player.name]
+            best_other = max(t for s, t in enumerate(totals) if s != seat)
+            tops = sum(1 for t in totals if t == max(totals))
+            mine["games"] += 1
+            mine["wins"] += (1 if tops == 1 else 0.5) if totals[seat] == max(totals) else 0
+            mine["score"] += totals[seat]
+            mine["margin"] += totals[seat] - best_other
+            made = [r.qwirkles for r in history if r.turn is not None and r.turn.player == seat]
+            if None not in made:
+                mine["qwirkles"] += sum(q or 0 for q in made)
+                mine["qwirkle_games"] += 1
+    return out
+
+
+FILES = ["complete-2p.json", "296-295.json", "296-295.qgn", "296-295-sheet.csv", "weak-play.json", "score-sheet.json",
+         "double-qwirkle.json", "wrong-scores.json", "club-night.qgn"]
+
+
+def test_standings_on_the_sample_games_match_a_count_done_here() -> None:
+    paths = [SAMPLES / f for f in FILES]
+    found = standings(paths)
+    expected = by_hand(paths[:7])
+    assert {p.player for p in found.players} == set(expected) == {"Ana", "Ben"}
+    assert found.games == 7 and len(found.left_out) == 2  # wrong-scores.json and club-night.qgn have errors
+    assert [line.split(":")[0] for line in found.left_out] == [str(SAMPLES / f) for f in FILES[7:]]
+    for p in found.players:
+        e = expected[p.player]
+        assert (p.games, p.wins) == (e["games"], e["wins"])
+        assert p.average_score == pytest.approx(e["score"] / e["games"])
+        assert p.average_margin == pytest.approx(e["margin"] / e["games"])
+        assert (p.qwirkles, p.qwirkle_games) == (e["qwirkles"], e["qwirkle_games"])
+        assert p.qwirkle_games == p.games - 2  # the two score sheets tell no Qwirkles
+        assert p.points_lost is not None and p.analysed_turns > 0
+    wins = [p.wins for p in found.players]
+    assert wins == sorted(wins, reverse=True)
+    # the ratings are openskill's over the same games in the same order
+    again = rate(Ranked(("Ana", "Ben"), (1, 2) if a > b else (2, 1) if b > a else (1, 1))
+                 for a, b in (replay(read_record(SAMPLES / f)).totals for f in FILES[:7]))
+    assert {r.player: round(r.mu, 6) for r in again.ratings} == \
+        {p.player: round(p.rating.mu, 6) for p in found.players if p.rating is not None}
+
+
+def test_a_score_sheet_alone_knows_no_qwirkles_or_points_lost() -> None:
+    found = standings([SAMPLES / "score-sheet.json"])
+    for p in found.players:
+        assert p.qwirkles is None and p.qwirkles_per_game is None and p.points_lost is None
+    assert "n/a" in found.text()
+    assert all(row["qwirkles"] == "" and row["points_lost"] == "" for row in csv.DictReader(io.StringIO(found.csv())))
+    assert all(p["qwirkles"] is None for p in found.to_data()["players"])  # type: ignore[union-attr]
+
+
+def test_since_filters_by_the_meta_date_and_counts_the_undated() -> None:
+    paths = [SAMPLES / "complete-2p.json", SAMPLES / "corpus-10.jsonl"]  # the corpus's games have no date
+    assert standings(paths).games == 11
+    found = standings(paths, since=parse_date("2026-11-29"))
+    assert found.games == 1 and found.undated == 10 and "left out: 10 games without a date" in found.text()
+    with pytest.raises(StandingsError, match="no game since 2026-11-30"):
+        standings(paths, since=parse_date("2026-11-30"))
+
+
+def test_the_command_prints_text_json_and_csv_and_draws_the_chart(tmp_path: Path) -> None:
+    files = [str(SAMPLES / f) for f in ("complete-2p.json", "weak-play.json")]
+    code, out, err = run("standings", *files, "-o", str(tmp_path / "s.png"))
+    assert code == 0, err
+    assert out.startswith("Standings: 2 games, 2026-11-29, 2 players")
+    assert (tmp_path / "s.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    code, out, _ = run("standings", *files, "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["games"] == 2 and {p["player"] for p in data["players"]} == {"Ana", "Ben"}
+    code, out, _ = run("standings", *files, "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert code == 0 and [r["place"] for r in rows] == ["1", "2"] and rows[0]["games"] == "2"
+
+
+def test_a_record_left_out_as_invalid_exits_1_and_is_listed() -> None:
+    code, out, _ = run("standings", str(SAMPLES / "complete-2p.json"), str(SAMPLES / "wrong-scores.json"))
+    assert code == 1 and "left out (invalid): " in out and "wrong-scores.json:turn 5: score-mismatch" in out
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--since", "29/11/2026"], "qwirkle: --since: not a date like 2026-11-29: '29/11/2026'"),
+    (["--since", "2026-02-30"], "qwirkle: --since: not a date like 2026-11-29: '2026-02-30'"),
+    (["--since", "2030-01-01"], "qwirkle: no standings: no game since 2030-01-01"),
+    (["-o", "chart.pdf"], "qwirkle: chart.pdf: give a .png or .svg file"),
+])
+def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
+    code, out, err = run("standings", str(SAMPLES / "complete-2p.json"), *args)
+    assert code == 2 and out == "" and err.strip() == message
+
+
+def test_no_valid_game_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    code, _, err = run("standings", str(SAMPLES / "illegal-moves.json"))
+    assert code == 2 and err.strip() == "qwirkle: no standings: no valid game (1 record left out as invalid)"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    code, _, err = run("standings", str(empty))
+    assert code == 2 and len(err.strip().splitlines()) == 1 and err.startswith("qwirkle: ")

@@ -122,3 +122,18 @@ def test_policy_equity_through_the_command_line(tmp_path: Path) -> None:
     assert result.stdout.splitlines()[0] == "2 games: equity (A) against greedy (B)"
     bad = runner.invoke(app, ["simulate", "--games", "1", "--policy", "equit", "-o", str(tmp_path / "x.jsonl")])
     assert bad.exit_code == 2 and "equity" in bad.output
+
+
+def test_each_moves_leave_is_the_models_value_of_the_tiles_it_keeps() -> None:
+    model = Leaves((-0.7, -2.0, 0.3, 1.5, -0.4), taper=12.0, exchange=-3.0)
+    game = Game.deal(2, seed=8)
+    for _ in range(24):  # positions of a real game, with duplicates in the racks now and then
+        cells, rack, bag = dict(game.board.cells), [int(t) for t in game.racks[game.to_move]], game.bag_size
+        for v in ranked(cells, rack, bag, leaves=model):
+            left = list(rack)
+            for t in (v.move.tiles if isinstance(v.move, Exchange) else v.move[3]):
+                left.remove(t)
+            after = bag if isinstance(v.move, Exchange) else max(0, bag - len(v.move[3]))
+            assert v.leave == pytest.approx(model.value(left, cells, after))
+            assert v.equity == pytest.approx(v.score + v.leave + (model.exchange if isinstance(v.move, Exchange) else 0))
+        game.push(greedy(game.view(game.to_move)))

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 
 from ..core.board import Placement, key_cell
@@ -29,7 +30,7 @@ from ..core.movegen import RawMove, generate_raw
 from ..core.rules import DEFAULT_RULES, Rules
 from ..core.tiles import TILES, format_tiles
 from .game import Move, SeatView
-from .leaves import Leaves, default
+from .leaves import Leaves, Terms, default
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,38 +79,59 @@ def ranked(cells: Mapping[int, int], rack: Sequence[int], bag: int, rules: Rules
     model = default() if leaves is None else leaves
     opening = not cells
     moves = generate_raw(cells, rack, rules, largest_first=opening)
-    value = model.on(cells, rules.qwirkle_bonus)
-    whole = len(rack)
-    held = sorted(rack)
-    kept_of: dict[tuple[int, ...], tuple[int, ...]] = {}  # the tiles a move places (sorted) to those it keeps
+    held = tuple(sorted(rack))
+    whole = len(held)
+    full = (1 << whole) - 1
+    parts = model.parts(held, Terms.of(cells, rules.qwirkle_bonus)) if bag else None  # by the mask of tiles kept
+    kept_of: dict[tuple[int, ...], int] = {}  # the tiles a move places to the mask of the rack's tiles it keeps
 
-    def kept(placed: tuple[int, ...]) -> tuple[int, ...]:
-        key = tuple(sorted(placed))
-        left = kept_of.get(key)
-        if left is None:
-            rest = list(held)
-            for t in key:
-                rest.remove(t)
-            left = kept_of[key] = tuple(rest)
-        return left
+    def kept(placed: tuple[int, ...]) -> int:
+        mask = full
+        for t in placed:  # each placed tile takes the first of its copies still kept (any copy values the same)
+            i = held.index(t)
+            while not mask >> i & 1:
+                i += 1
+            mask ^= 1 << i
+        kept_of[placed] = mask
+        return mask
 
     scored = rules.scored
+    scale = model.scale
     rows: list[tuple[float, int, float, RawMove | Exchange]] = []
     for m in moves:
         placed = m[3]
-        score = scored(m[0], len(placed), whole, bag)
-        leave = value(kept(placed), max(0, bag - len(placed))) if bag else 0.0
+        n = len(placed)
+        score = scored(m[0], n, whole, bag)
+        if parts is None:
+            rows.append((score, score, 0.0, m))
+            continue
+        mask = kept_of.get(placed)
+        leave = parts[kept(placed) if mask is None else mask] * scale(bag - n)
         rows.append((score + leave, score, leave, m))
-    if bag and not opening:
-        for size in range(min(whole, bag), 0, -1):
-            for out in dict.fromkeys(combinations(held, size)):
-                leave = value(kept(out), bag)
-                rows.append((leave + model.exchange, 0, leave, Exchange(out)))
+    if parts is not None and not opening:
+        keep = scale(bag)
+        for out, mask in _exchanges(held, min(whole, bag)):
+            leave = parts[mask] * keep
+            rows.append((leave + model.exchange, 0, leave, Exchange(out)))
     if limit == 1 and rows:  # (max keeps the first of equal ones, as the stable sort does)
         order = [max(range(len(rows)), key=lambda i: rows[i][0])]
     else:
         order = sorted(range(len(rows)), key=lambda i: -rows[i][0])[:limit]  # (stable: ties keep the listed order)
     return [Valued(rows[i][3], rows[i][1], rows[i][2], rows[i][0]) for i in order]
+
+
+@lru_cache(maxsize=4096)
+def _exchanges(held: tuple[int, ...], most: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Every different exchange of at most ``most`` tiles of a sorted rack, largest first (as the
+    game lists them), with the mask of the rack's tiles it keeps (see :meth:`Leaves.parts`)."""
+    full = (1 << len(held)) - 1
+    found: dict[tuple[int, ...], int] = {}
+    for size in range(most, 0, -1):
+        for chosen in combinations(range(len(held)), size):
+            out = tuple(held[i] for i in chosen)
+            if out not in found:  # (the first of equal exchanges: the same tiles kept either way)
+                found[out] = full ^ sum(1 << i for i in chosen)
+    return tuple(found.items())
 
 
 def equity(view: SeatView, seed: int = 0, leaves: Leaves | None = None) -> Move:

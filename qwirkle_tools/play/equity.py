@@ -83,38 +83,40 @@ def ranked(cells: Mapping[int, int], rack: Sequence[int], bag: int, rules: Rules
     whole = len(held)
     full = (1 << whole) - 1
     parts = model.parts(held, Terms.of(cells, rules.qwirkle_bonus)) if bag else None  # by the mask of tiles kept
-    kept_of: dict[tuple[int, ...], int] = {}  # the tiles a move places to the mask of the rack's tiles it keeps
+    leave_of: dict[tuple[int, ...], float] = {}  # the tiles a move places to the value of those it keeps
 
-    def kept(placed: tuple[int, ...]) -> int:
+    def leave(placed: tuple[int, ...]) -> float:
+        assert parts is not None
         mask = full
         for t in placed:  # each placed tile takes the first of its copies still kept (any copy values the same)
             i = held.index(t)
             while not mask >> i & 1:
                 i += 1
             mask ^= 1 << i
-        kept_of[placed] = mask
-        return mask
+        found = leave_of[placed] = parts[mask] * model.scale(bag - len(placed))
+        return found
 
-    scored = rules.scored
-    scale = model.scale
     rows: list[tuple[float, int, float, RawMove | Exchange]] = []
-    for m in moves:
-        placed = m[3]
-        n = len(placed)
-        score = scored(m[0], n, whole, bag)
-        if parts is None:
+    if parts is None:  # the bag is empty: no leave counts, a move that goes out has the end bonus
+        scored = rules.scored
+        for m in moves:
+            score = scored(m[0], len(m[3]), whole, bag)
             rows.append((score, score, 0.0, m))
-            continue
-        mask = kept_of.get(placed)
-        leave = parts[kept(placed) if mask is None else mask] * scale(bag - n)
-        rows.append((score + leave, score, leave, m))
+    else:  # (with tiles in the bag no move earns the end bonus: its score is its points)
+        get = leave_of.get
+        for m in moves:
+            value = get(m[3])
+            if value is None:
+                value = leave(m[3])
+            rows.append((m[0] + value, m[0], value, m))
     if parts is not None and not opening:
-        keep = scale(bag)
+        keep = model.scale(bag)
         for out, mask in _exchanges(held, min(whole, bag)):
-            leave = parts[mask] * keep
-            rows.append((leave + model.exchange, 0, leave, Exchange(out)))
+            value = parts[mask] * keep
+            rows.append((value + model.exchange, 0, value, Exchange(out)))
     if limit == 1 and rows:  # (max keeps the first of equal ones, as the stable sort does)
-        order = [max(range(len(rows)), key=lambda i: rows[i][0])]
+        equities = [r[0] for r in rows]
+        order = [max(range(len(rows)), key=equities.__getitem__)]
     else:
         order = sorted(range(len(rows)), key=lambda i: -rows[i][0])[:limit]  # (stable: ties keep the listed order)
     return [Valued(rows[i][3], rows[i][1], rows[i][2], rows[i][0]) for i in order]

@@ -45,6 +45,7 @@ def test_a_move_that_keeps_a_duplicate_ranks_below_one_that_does_not() -> None:
     moves = ranked(ONE_RED, tiles("rd rd gc"), 30, leaves=only(duplicate=-3.0))
     assert {m.score for m in moves if not isinstance(m.move, Exchange)} == {2}
     assert placed(moves[0]) == tiles("rd") and moves[0].equity == 2.0 and moves[0].leave == 0.0
+    assert str(moves[0]).endswith(": score 2, leave +0.00, equity 2.00") and str(moves[0]).startswith("rd@")
     green = [m for m in moves if not isinstance(m.move, Exchange) and placed(m) == tiles("gc")]
     assert green and all(m.equity == -1.0 and m.leave == -3.0 for m in green)
 
@@ -68,6 +69,7 @@ def test_an_exchange_is_chosen_when_it_is_worth_more_and_only_what_the_bag_allow
     moves = ranked(ONE_RED, rack, 30, leaves=only(exchange=5.0))
     assert isinstance(moves[0].move, Exchange) and moves[0].equity == 5.0
     assert str(moves[0].move) == "exchange rd bs bs"  # equal equity: the largest exchange is listed first
+    assert str(moves[0]) == "exchange rd bs bs: score 0, leave +0.00, equity 5.00"
     exchanges = [m.move for m in ranked(ONE_RED, rack, 2, leaves=only(exchange=5.0)) if isinstance(m.move, Exchange)]
     assert exchanges and max(len(e.tiles) for e in exchanges) == 2
     assert len(exchanges) == len(set(exchanges))  # each different exchange once (bs bs is not listed twice)

@@ -54,9 +54,8 @@ class Valued:
     leave: float
     equity: float
 
-    @property
-    def kept(self) -> int:
-        return 0 if isinstance(self.move, Exchange) else len(self.move[3])
+    def __str__(self) -> str:
+        return f"{self.to_move()}: score {self.score}, leave {self.leave:+.2f}, equity {self.equity:.2f}"
 
     def to_move(self) -> Move:
         """The game's :class:`~qwirkle_tools.play.game.Move` for it."""

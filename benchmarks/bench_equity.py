@@ -6,9 +6,9 @@
 ``match`` plays ``qwirkle match equity greedy --games N --seed S`` (the
 library call: paired deals, the seats swapped) and prints one row: the
 equity player's wins, draws and losses, its score rate with the Wilson 95 %
-interval, the mean margin and the time per game. Each ``--leaves`` file (a
-model written by ``tools/fit_leaves.py``) is one more row, played on the same
-deals (``--leaves`` alone: the shipped model only). The README's figure:
+interval, the mean margin and the time per game, for the shipped leave
+model; or, given ``--leaves`` files (models written by ``tools/fit_leaves.py``),
+one row for each, played on the same deals. The README's figure:
 ``match --games 1000 --seed 31`` (seeds 1000 and 1001 fit the shipped model;
 the deals of seed 31 were used neither to fit nor to tune it).
 
@@ -91,14 +91,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=None, help="games (match: 200, speed: 30)")
     parser.add_argument("--seed", type=int, default=31)
     parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--leaves", type=Path, action="append", default=[], help="a model file: one more row")
+    parser.add_argument("--leaves", type=Path, action="append", default=[], help="a model file: a row (repeat it)")
     args = parser.parse_args(argv)
     if args.what == "speed":
         print("\n".join(speed(args.games or 30)))
         return
     print("| leaves | games | won-drawn-lost | score rate | 95 % interval | margin | per game |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for leaves in [None, *args.leaves]:
+    for leaves in args.leaves or [None]:
         print(match(args.games or 200, args.seed, args.jobs, leaves), flush=True)
 
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -102,3 +105,18 @@ def test_the_model_reads_back_what_it_writes_and_refuses_a_bad_file() -> None:
 def test_the_default_model_is_read_once_from_the_package_data() -> None:
     assert default() is default()
     assert default() != ZERO and default().source.startswith("tools/fit_leaves.py")
+
+
+def test_the_fitting_script_is_reproducible_and_writes_a_model(tmp_path: Path) -> None:
+    script = Path(__file__).resolve().parent.parent / "tools" / "fit_leaves.py"
+    outs = [tmp_path / "a.json", tmp_path / "b.json"]
+    for out in outs:
+        done = subprocess.run([sys.executable, str(script), "--games", "6", "--rounds", "2", "--seed", "3", "-o", str(out)],
+                              capture_output=True, text=True, timeout=300, check=False)
+        assert done.returncode == 0, done.stderr
+    assert outs[0].read_bytes() == outs[1].read_bytes()
+    model = Leaves.from_data(json.loads(outs[0].read_text()))
+    assert model != ZERO and "--seed 3" in model.source
+    bad = subprocess.run([sys.executable, str(script), "--only", "dupes", "-o", str(tmp_path / "c.json")],
+                         capture_output=True, text=True, timeout=60, check=False)
+    assert bad.returncode == 2 and "unknown feature 'dupes'" in bad.stderr and not (tmp_path / "c.json").exists()

@@ -139,3 +139,11 @@ def test_each_moves_leave_is_the_models_value_of_the_tiles_it_keeps() -> None:
             assert v.leave == pytest.approx(model.value(left, cells, after))
             assert v.equity == pytest.approx(v.score + v.leave + (model.exchange if isinstance(v.move, Exchange) else 0))
         game.push(greedy(game.view(game.to_move)))
+
+
+def test_self_play_exchanges_by_choice_when_the_model_says_so() -> None:
+    eager = only(exchange=30.0)  # an exchange beats any placement worth less than 30 points
+    data = simulate(2, 3, ("equity", "greedy"), leaves=eager)
+    seat0 = [t for t in data["turns"] if t["player"] == 0]
+    assert sum(t["action"] == "exchange" for t in seat0) > len(seat0) // 2
+    assert not [f for f in check_data(data)[1] if f.severity == "error"]

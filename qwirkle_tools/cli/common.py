@@ -257,7 +257,7 @@ def _write(target: Path, text: str | bytes, replace: bool) -> None:
     _wrote(target)
 
 
-PLAYER_HELP = ("A player: a policy (greedy, random, lookahead), a Python function module:function or "
+PLAYER_HELP = ("A player: a policy (greedy, random, lookahead, equity), a Python function module:function or "
                "path/to/file.py:function (given the seat's view, it returns a move), or an outside program "
                "cmd:'COMMAND ARGS' speaking the Qwirkle bot protocol (docs/bots.md).")
 

@@ -143,7 +143,8 @@ def simulate(
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed: the same seed gives the same games.")] = 0,
     policy: Annotated[str, typer.Option("--policy", help=(
         "greedy: the best score; random: any legal move; lookahead: the best score less the next player's "
-        "expected reply. One for every seat, or one per seat, comma-separated: lookahead,greedy."))] = "greedy",
+        "expected reply; equity: the best score plus the value of the tiles kept. One for every seat, or one per "
+        "seat, comma-separated: lookahead,greedy."))] = "greedy",
     jobs: Annotated[int, typer.Option(
         "--jobs", "-j", min=1, max=256, help="Processes to use; the games are the same for any number.")] = 1,
     force: Annotated[bool, typer.Option("--force", help="Overwrite OUTPUT if it exists.")] = False,

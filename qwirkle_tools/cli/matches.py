@@ -81,7 +81,7 @@ def match(
 
 @command
 def bot(
-    policy: Annotated[str, typer.Option("--policy", help="The built-in player to be: greedy, random or lookahead.")]
+    policy: Annotated[str, typer.Option("--policy", help="The built-in player to be: greedy, random, lookahead or equity.")]
     = "greedy",
 ) -> None:
     """Be a bot: answer a referee in the Qwirkle bot protocol on standard input and output.

@@ -2,7 +2,8 @@
 
 * ``greedy``: the legal placement that scores most (end bonus included);
 * ``random``: any legal placement, uniformly;
-* ``lookahead``: the look-ahead engine's placement (:mod:`qwirkle_tools.play.lookahead`).
+* ``lookahead``: the look-ahead engine's placement (:mod:`qwirkle_tools.play.lookahead`);
+* ``equity``: the move of highest score plus leave value, exchanges included (:mod:`qwirkle_tools.play.equity`).
 
 A player with no legal placement exchanges its whole rack (as much of it as
 the bag allows); with the bag empty it passes. Each choice is seeded (the
@@ -17,11 +18,12 @@ from typing import Literal
 
 from ..core.board import Placement, key_cell
 from ..core.tiles import TILES
+from .equity import equity
 from .game import Move, SeatView
 from .lookahead import DEFAULT, Settings, choose
 
-PolicyName = Literal["greedy", "random", "lookahead"]
-POLICIES: tuple[PolicyName, ...] = ("greedy", "random", "lookahead")
+PolicyName = Literal["greedy", "random", "lookahead", "equity"]
+POLICIES: tuple[PolicyName, ...] = ("greedy", "random", "lookahead", "equity")
 
 Policy = Callable[[SeatView, int], Move]
 """A policy: the move for a seat's view and a seed."""
@@ -63,7 +65,7 @@ def fallback(view: SeatView) -> Move:
     return Move.pass_turn()
 
 
-BUILT_IN: dict[str, Policy] = {"greedy": greedy, "random": random_placement, "lookahead": lookahead}
+BUILT_IN: dict[str, Policy] = {"greedy": greedy, "random": random_placement, "lookahead": lookahead, "equity": equity}
 
 
 def policy(name: str) -> Policy:
@@ -78,5 +80,5 @@ def policy(name: str) -> Policy:
     return found
 
 
-__all__ = ["BUILT_IN", "POLICIES", "Policy", "PolicyName", "fallback", "greedy", "lookahead", "policy",
+__all__ = ["BUILT_IN", "POLICIES", "Policy", "PolicyName", "equity", "fallback", "greedy", "lookahead", "policy",
            "random_placement"]

@@ -3,7 +3,8 @@
 The same seed gives the same game. ``greedy`` plays the highest-scoring
 move, ``random`` any legal move, ``lookahead`` the move of highest score less
 the next player's expected best reply (:mod:`qwirkle_tools.play.lookahead`, seeded
-per game and turn). Each seat may have its own policy (``("lookahead", "greedy")``). A
+per game and turn), ``equity`` the move of highest score plus leave value, an exchange
+included (:mod:`qwirkle_tools.play.equity`). Each seat may have its own policy (``("lookahead", "greedy")``). A
 player who cannot place exchanges the whole rack (as much of it as the bag
 allows); with an empty bag they pass. When nobody can ever place again (no
 tile left in the bag or any rack fits anywhere on the board, a dead
@@ -22,21 +23,24 @@ from ..core.rules import DEFAULT_RULES, Rules, dead
 from ..core.tiles import TILES
 from ..formats.record import Player, Record, Result, Turn
 from .engine import Game
+from .equity import Exchange, ranked
+from .leaves import Leaves
 from .ledger import Dealer
 from .lookahead import DEFAULT, Settings, choose
 
-Policy = Literal["greedy", "random", "lookahead"]
-POLICIES: tuple[Policy, ...] = ("greedy", "random", "lookahead")
+Policy = Literal["greedy", "random", "lookahead", "equity"]
+POLICIES: tuple[Policy, ...] = ("greedy", "random", "lookahead", "equity")
 
 
 def simulate(
     players: int = 2, seed: int = 0, policy: Policy | Sequence[Policy] = "greedy", rules: Rules = DEFAULT_RULES,
-    settings: Settings = DEFAULT,
+    settings: Settings = DEFAULT, leaves: Leaves | None = None,
 ) -> dict[str, Any]:
     """One self-play game as record data (see :func:`qwirkle_tools.formats.record.from_data`).
 
     ``policy``: one for every seat, or one per seat (seat 0 first).
-    ``settings``: the look-ahead engine's, for its seats.
+    ``settings``: the look-ahead engine's, for its seats; ``leaves``: the equity
+    player's leave model (``None``: the shipped one).
     Every turn is played through a strict :class:`~qwirkle_tools.play.engine.Game`,
     which scores it (end bonus included) and would refuse an illegal one.
     """
@@ -53,7 +57,16 @@ def simulate(
     for _ in range(10_000):
         rack = racks[p]
         held = tuple(TILES[t] for t in rack)
-        if policies[p] == "lookahead":
+        out: list[int] | None = None  # the tiles the policy exchanges by choice
+        if policies[p] == "equity":
+            best = ranked(cells, rack, len(bag), rules, leaves, limit=1)
+            chosen = best[0].move if best else None
+            move = None
+            if isinstance(chosen, Exchange):
+                out = list(chosen.tiles)
+            elif chosen is not None:
+                move = chosen[0], chosen[2], chosen[3]
+        elif policies[p] == "lookahead":
             pool = bag + [t for q, r in enumerate(racks) if q != p for t in r]  # what seat p has not seen
             nxt = racks[(p + 1) % players]
             found = choose(cells, rack, pool, len(nxt), len(bag), rules, game_seed(seed, len(turns)), settings)
@@ -69,7 +82,8 @@ def simulate(
             if dead(cells, bag + [t for r in racks for t in r]):
                 end = "blocked"  # no tile left anywhere fits the board: the game ends at once
                 break
-            out = rack[: min(len(rack), len(bag))]
+            if out is None:
+                out = rack[: min(len(rack), len(bag))]
             drawn = dealer.exchange(p, out)[0]
             turn = Turn(p, "exchange", exchanged=tuple(TILES[t] for t in out), rack=held,
                         draw=tuple(TILES[t] for t in drawn))

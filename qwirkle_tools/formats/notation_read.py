@@ -6,6 +6,13 @@ and read by its own function. A mistake is a ``qgn`` finding with the line,
 the column and a caret under the place; the rest of the file is still read,
 up to the limits; a turn that cannot be read is kept as a stand-in, so that
 the turns after it keep their numbers. Nothing here decides legality.
+
+A slip the reader can read past is one warning, and the rest is read as
+meant: a turn numbered out of sequence (the turns are counted as written,
+and the lines after it are not told again), two turns on one line, the
+players' names without commas, a header or a player's name close to a
+known one ("did you mean"), a placement without a score (while other turns
+have one: the validator computes it).
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from ..core.rules import RULE_KEYS
 from ..core.text import cut, ordinal
 from ..core.tiles import BY_TEXT, RACK_SIZE, TILE_COUNT, Tile
 from .jsontext import JSON
+from .notation_slips import header_slip, names_near, number_slip, spaced_names, unscored
 from .notation_tokens import (
     BARE_KEY,
     BLANKS,
@@ -32,6 +40,7 @@ from .notation_tokens import (
     TURN_START,
     Mistake,
     Token,
+    is_turn_number,
     meta_value,
     quoted,
     tokens,
@@ -74,6 +83,10 @@ class _Reader:
         self.seats: dict[str, list[int]] = {}  # each name, and the seats of that name ...
         self.folded: dict[str, list[int]] = {}  # ... and of that name in any case: a lookup a turn
         self.result: dict[str, JSON] | None = None
+        self.at = (0, "")  # the line being read, and its number: where a warning is
+        self.written: int | None = None  # the number written on the last turn
+        self.scored = False  # whether a turn has a score
+        self.unscored: list[tuple[int, Finding]] = []  # placements without one, and where their warnings go
 
     def parsed(self) -> Parsed:
         data = self.data
@@ -85,17 +98,27 @@ class _Reader:
         data["turns"] = self.turns
         if self.result is not None:
             data["result"] = self.result
+        if self.scored and self.unscored:  # the other turns have scores: these lack one
+            self.findings = _merged(self.findings, self.unscored)
         if "players" not in self.seen:
             self.findings.insert(0, make("qgn", None, "/players", "no 'Players:' line: name the players in seat "
                                                                   "order, e.g. 'Players: Ana, Ben'"))
         return Parsed(data, tuple(self.findings), frozenset(self.broken))
 
-    def mistake(self, number: int, line: str, column: int, message: str, pointer: str = "") -> None:
+    def mistake(self, number: int, line: str, column: int, message: str, pointer: str = "", code: str = "qgn") -> None:
         if self.stopped:  # (the line that reached the cap may hold a second mistake)
             return
-        self.findings.append(make("qgn", None, pointer, f"line {number}, column {column}: {message}",
+        self.findings.append(make(code, None, pointer, f"line {number}, column {column}: {message}",
                                   excerpt(line, column)))
-        if len(self.findings) == MAX_FINDINGS - 1:  # the note is the last of the record's MAX_FINDINGS
+        self.count_one(number, line, column)
+
+    def warn(self, code: str, column: int, message: str, pointer: str = "") -> None:
+        """A slip read past, on the line being read (a warning ``code``)."""
+        self.mistake(*self.at, column, message, pointer, code)
+
+    def count_one(self, number: int, line: str, column: int) -> None:
+        # the warnings held back count too: the note is the last of the record's MAX_FINDINGS
+        if len(self.findings) + len(self.unscored) >= MAX_FINDINGS - 1:
             self.stop(number, line, column, STOPPED)
 
     def stop(self, number: int, line: str, column: int, message: str, pointer: str = "") -> None:
@@ -107,8 +130,11 @@ class _Reader:
 
     def read_line(self, number: int, line: str) -> bool:
         """Reads a line that holds more than white space; whether to go on."""
+        self.at = (number, line)
         if TURN_START.match(line):
-            self.read_turn(number, line)
+            start: int | None = 0
+            while start is not None and not self.stopped:  # (a second turn on the line starts at ``start``)
+                start = self.read_turn(number, line, start)
         else:
             try:
                 self.read_header(line)
@@ -130,6 +156,10 @@ class _Reader:
                                           "'Event: Club night'")
             end = m.end()
             key = name = m.group().lower()
+            slip = None if name in RESERVED else header_slip(name, self.seen)
+            if slip is not None:
+                name = slip[0]
+                self.warn("header-misspelt", start + 1, slip[1])
         colon = BLANKS.match(line, end).end()  # type: ignore[union-attr]  # (matches always)
         if colon >= len(line) or line[colon] != ":":
             raise Mistake(colon + 1, f"expected ':' after the header name {key!r} (or a turn like '12. Ana rc@0,0 4')")
@@ -162,7 +192,12 @@ class _Reader:
     def read_players(self, line: str, at: int) -> None:
         names: list[str] = []
         try:
-            self.read_names(line, at, names)
+            slip = spaced_names(line, at)
+            if slip is None:
+                self.read_names(line, at, names)
+            else:
+                names.extend(slip[0])
+                self.warn("names-without-commas", slip[1], slip[2], "/players")
         finally:  # the names read before a mistake are the players, so that the turns naming them are read
             self.data["players"] = [{"name": n} for n in names]
             self.names = names
@@ -244,35 +279,66 @@ class _Reader:
 
     # -- turns
 
-    def read_turn(self, number: int, line: str) -> None:
+    def read_turn(self, number: int, line: str, start: int) -> int | None:
+        """Reads the turn that starts at index ``start`` of the line; where a
+        second turn on the line starts, if one does."""
         index = len(self.turns)
         if index == MAX_TURNS:
-            at = SPACE.match(line).end() + 1  # type: ignore[union-attr]  # (matches always)
+            at = SPACE.match(line, start).end() + 1  # type: ignore[union-attr]  # (matches always)
             self.stop(number, line, at, PAST_MAX_TURNS, "/turns")
-            return
+            return None
         turn: dict[str, JSON] = {"player": 0, "action": "pass"}  # the stand-in, until the line is read
         self.turns.append(turn)
         pointer = f"/turns/{index}"
         try:
-            read = _TurnReader(tokens(line), line)
+            read = _TurnReader(tokens(line, start), line)
             head = read.next()
             written = int(head.text[:-1]) if head.text.endswith(".") and DIGITS.fullmatch(head.text[:-1]) and \
                 len(head.text) <= MAX_DIGITS else None
             if written is None:
                 raise Mistake(head.column, f"expected a turn number like '{index + 1}.', got {head.shown()}")
-            if written != index + 1:
-                self.mistake(number, line, head.column,
-                             f"turn {written} is the {ordinal(index + 1)} turn of the game: write '{index + 1}.'",
-                             pointer)
+            self.check_number(written, head.column, index, pointer)
             player = read.peek()
             if player is None:
                 raise Mistake(head.column + len(head.text), "expected the player (a name or a seat number) "
                                                              "after the turn number")
             turn["player"] = self.read_player(read.next())
             turn.update(read.turn())
+            self.check_score(turn, read, index)
+            second = read.peek()  # only a turn number is left unread by read.turn()
+            if second is not None:
+                self.warn("two-turns", second.column, f"a second turn on the line: read as the "
+                                                      f"{ordinal(index + 2)} turn (write each turn on a line of its own)",
+                          f"/turns/{index + 1}")
+                return second.column - 1
         except Mistake as m:
             self.broken.add(index)
             self.mistake(number, line, m.column, m.message, pointer)
+        return None
+
+    def check_number(self, written: int, column: int, index: int, pointer: str) -> None:
+        last, self.written = self.written, written  # the next is checked against this one
+        slip = number_slip(written, last, index)
+        if slip is not None:
+            self.warn("turn-number", column, slip, pointer)
+
+    def check_score(self, turn: dict[str, JSON], read: _TurnReader, index: int) -> None:
+        """A placement without a score is a warning, when another placement
+        has one (a game written without scores is not told each turn); the
+        validator computes the score."""
+        if turn["action"] != "place":  # (an exchange's 0, a pass's, may go unwritten in any game)
+            return
+        if "score" in turn:
+            self.scored = True
+        elif not self.stopped:
+            number, line = self.at
+            column = read.end if (t := read.peek()) is None else t.column
+            for key in ("rack", "draw", "comment"):  # the score comes before these
+                column = min(column, read.columns.get(key, column))
+            self.unscored.append((len(self.findings), make(
+                "no-score", None, f"/turns/{index}/score",
+                f"line {number}, column {column}: {unscored(index)}", excerpt(line, column))))
+            self.count_one(number, line, column)
 
     def read_player(self, t: Token) -> int:
         if t.kind == "word" and DIGITS.fullmatch(t.text):
@@ -290,7 +356,14 @@ class _Reader:
             return found[0]
         if found:
             raise Mistake(t.column, f"{t.shown()} names more than one player: write the seat number")
-        raise Mistake(t.column, f"no player {t.shown()}: the players are {', '.join(map(repr, self.names))}")
+        meant = names_near(t.text, self.names)
+        if len(meant) == 1 and len(self.folded[meant[0].casefold()]) == 1:
+            self.warn("name-misspelt", t.column, f"no player {t.shown()}: did you mean {meant[0]!r}? "
+                                                 f"(read as {meant[0]}'s turn)",
+                      f"/turns/{len(self.turns) - 1}/player")
+            return self.folded[meant[0].casefold()][0]
+        guess = f"; did you mean {' or '.join(map(repr, meant))}?" if meant else ""
+        raise Mistake(t.column, f"no player {t.shown()}: the players are {', '.join(map(repr, self.names))}{guess}")
 
 
 class _TurnReader:
@@ -301,6 +374,7 @@ class _TurnReader:
         self.parts = parts
         self.ahead = next(parts, None)
         self.end = len(line) + 1
+        self.columns: dict[str, int] = {}  # where the rack, the draw and the comment start
 
     def peek(self) -> Token | None:
         return self.ahead
@@ -356,12 +430,14 @@ class _TurnReader:
         score = self.integer()
         if score is not None:
             turn["score"] = score
-        while (t := self.peek()) is not None:
+        while (t := self.peek()) is not None and not is_turn_number(t):  # (a second turn on the line is read apart)
             if t.kind == "comment" and "comment" not in turn:
                 self.next()
                 turn["comment"] = t.text
+                self.columns["comment"] = t.column
             elif t.kind == "word" and t.text in ("rack", "draw") and t.text not in turn:
                 self.next()
+                self.columns[t.text] = t.column
                 turn[t.text] = self.tiles("tiles in a rack" if t.text == "rack" else "tiles drawn")
             else:
                 expected = "the score, then 'rack', 'draw' or a {comment}" if score is None and \
@@ -392,7 +468,20 @@ def _is_placement(t: Token) -> bool:
 
 
 def _is_tile(t: Token) -> bool:
-    return t.kind == "word" and not DIGITS.fullmatch(t.text) and t.text not in ("rack", "draw")
+    return t.kind == "word" and not DIGITS.fullmatch(t.text) and t.text not in ("rack", "draw") and not is_turn_number(t)
+
+
+def _merged(findings: list[Finding], held: list[tuple[int, Finding]]) -> list[Finding]:
+    """``findings`` with each ``held`` one put back where it was found (its
+    index in ``findings`` then), so that the findings stay in line order."""
+    out: list[Finding] = []
+    pos = 0
+    for index, finding in held:
+        out.extend(findings[pos:index])
+        out.append(finding)
+        pos = index
+    out.extend(findings[pos:])
+    return out
 
 
 def _at_most(parts: Iterator[Token], most: int, what: str) -> list[Token]:

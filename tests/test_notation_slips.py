@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from qwirkle_tools.analysis.validate import check_source
-from qwirkle_tools.core.findings import Finding
+from qwirkle_tools.core.findings import MAX_FINDINGS, STOPPED, Finding
 from qwirkle_tools.formats.notation import format_qgn, parse_qgn
 from qwirkle_tools.formats.record import Record, from_data
 from qwirkle_tools.formats.sources import Source
@@ -164,3 +164,20 @@ def test_warnings_held_back_keep_the_findings_in_line_order() -> None:
     parsed = parse_qgn("Players: Ana, Ben\n1. Ana rc@0,0\n2. Bne rd@1,0\n3. Ana rs@2,0 3\n")
     assert [(f.code, f.message.split(",")[0]) for f in parsed.findings] == [
         ("no-score", "line 2"), ("name-misspelt", "line 3"), ("no-score", "line 3")]
+
+
+def test_a_long_game_without_scores_is_read_to_the_end() -> None:
+    lines = "".join(f"{i + 1}. {'Ana' if i % 2 == 0 else 'Ben'} -\n" for i in range(3000))
+    parsed = parse_qgn("Players: Ana, Ben\n" + lines)
+    assert parsed.findings == () and len(parsed.data["turns"]) == 3000
+
+
+def test_placements_without_scores_are_capped_as_every_finding_is() -> None:
+    lines = "".join(f"{i + 1}. {'Ana' if i % 2 == 0 else 'Ben'} -\n" for i in range(3000))
+    parsed = parse_qgn("Players: Ana, Ben\n" + lines + "3001. Ana - 4\n")  # the score comes last: all read, then capped
+    assert len(parsed.findings) == MAX_FINDINGS and len(parsed.data["turns"]) == 3001
+    assert {f.code for f in parsed.findings[:-1]} == {"no-score"} and parsed.findings[-1].code == "too-many-findings"
+    assert parsed.findings[-1].message.startswith("2,001 more findings not listed")
+    parsed = parse_qgn("Players: Ana, Ben\n1. Ana - 4\n" + lines[len("1. Ana -\n"):])  # a score first: the reading stops
+    assert len(parsed.findings) == MAX_FINDINGS and parsed.findings[-1].message.endswith(STOPPED)
+    assert len(parsed.data["turns"]) == MAX_FINDINGS

@@ -17,11 +17,12 @@ have one: the validator computes it).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from itertools import chain
 
 from ..core.board import Placement
-from ..core.findings import MAX_FINDINGS, STOPPED, Finding, excerpt, make, text_lines
+from ..core.findings import MAX_FINDINGS, STOPPED, Finding, capped, excerpt, make, text_lines
 from ..core.rules import RULE_KEYS
 from ..core.text import cut, ordinal
 from ..core.tiles import BY_TEXT, RACK_SIZE, TILE_COUNT, Tile
@@ -99,7 +100,10 @@ class _Reader:
         if self.result is not None:
             data["result"] = self.result
         if self.scored and self.unscored:  # the other turns have scores: these lack one
-            self.findings = _merged(self.findings, self.unscored)
+            merged = _merged(self.findings, self.unscored)
+            if len(merged) > MAX_FINDINGS:  # (counted only once a score was seen): the note stays last
+                merged = [*merged[:MAX_FINDINGS - 1], merged[-1]] if self.stopped else capped(merged)
+            self.findings = merged
         if "players" not in self.seen:
             self.findings.insert(0, make("qgn", None, "/players", "no 'Players:' line: name the players in seat "
                                                                   "order, e.g. 'Players: Ana, Ben'"))
@@ -117,8 +121,8 @@ class _Reader:
         self.mistake(*self.at, column, message, pointer, code)
 
     def count_one(self, number: int, line: str, column: int) -> None:
-        # the warnings held back count too: the note is the last of the record's MAX_FINDINGS
-        if len(self.findings) + len(self.unscored) >= MAX_FINDINGS - 1:
+        # the warnings held back count too, once they are known to be told: the note is the last of MAX_FINDINGS
+        if len(self.findings) + (len(self.unscored) if self.scored else 0) >= MAX_FINDINGS - 1:
             self.stop(number, line, column, STOPPED)
 
     def stop(self, number: int, line: str, column: int, message: str, pointer: str = "") -> None:
@@ -297,14 +301,17 @@ class _Reader:
                 len(head.text) <= MAX_DIGITS else None
             if written is None:
                 raise Mistake(head.column, f"expected a turn number like '{index + 1}.', got {head.shown()}")
-            self.check_number(written, head.column, index, pointer)
+            last, self.written = self.written, written  # the next turn's number is checked against this one
+            if written != (index + 1 if last is None else last + 1):
+                self.warn("turn-number", head.column, number_slip(written, last, index), pointer)
             player = read.peek()
             if player is None:
                 raise Mistake(head.column + len(head.text), "expected the player (a name or a seat number) "
                                                              "after the turn number")
             turn["player"] = self.read_player(read.next())
             turn.update(read.turn())
-            self.check_score(turn, read, index)
+            if not self.scored or "score" not in turn:  # (the common turn, scored after another, costs one test)
+                self.check_score(turn, read.unscored_at, index)
             second = read.peek()  # only a turn number is left unread by read.turn()
             if second is not None:
                 self.warn("two-turns", second.column, f"a second turn on the line: read as the "
@@ -316,13 +323,7 @@ class _Reader:
             self.mistake(number, line, m.column, m.message, pointer)
         return None
 
-    def check_number(self, written: int, column: int, index: int, pointer: str) -> None:
-        last, self.written = self.written, written  # the next is checked against this one
-        slip = number_slip(written, last, index)
-        if slip is not None:
-            self.warn("turn-number", column, slip, pointer)
-
-    def check_score(self, turn: dict[str, JSON], read: _TurnReader, index: int) -> None:
+    def check_score(self, turn: dict[str, JSON], column: int, index: int) -> None:
         """A placement without a score is a warning, when another placement
         has one (a game written without scores is not told each turn); the
         validator computes the score."""
@@ -332,9 +333,6 @@ class _Reader:
             self.scored = True
         elif not self.stopped:
             number, line = self.at
-            column = read.end if (t := read.peek()) is None else t.column
-            for key in ("rack", "draw", "comment"):  # the score comes before these
-                column = min(column, read.columns.get(key, column))
             self.unscored.append((len(self.findings), make(
                 "no-score", None, f"/turns/{index}/score",
                 f"line {number}, column {column}: {unscored(index)}", excerpt(line, column))))
@@ -374,7 +372,7 @@ class _TurnReader:
         self.parts = parts
         self.ahead = next(parts, None)
         self.end = len(line) + 1
-        self.columns: dict[str, int] = {}  # where the rack, the draw and the comment start
+        self.unscored_at = 0  # where the score would be written, when it is not
 
     def peek(self) -> Token | None:
         return self.ahead
@@ -430,14 +428,15 @@ class _TurnReader:
         score = self.integer()
         if score is not None:
             turn["score"] = score
-        while (t := self.peek()) is not None and not is_turn_number(t):  # (a second turn on the line is read apart)
+        else:
+            self.unscored_at = self.end if (t := self.peek()) is None else t.column
+        # a second turn on the line is read apart (a word ending in "." is rare: the cheap test first)
+        while (t := self.peek()) is not None and (t.text[-1:] != "." or not is_turn_number(t)):
             if t.kind == "comment" and "comment" not in turn:
                 self.next()
                 turn["comment"] = t.text
-                self.columns["comment"] = t.column
             elif t.kind == "word" and t.text in ("rack", "draw") and t.text not in turn:
                 self.next()
-                self.columns[t.text] = t.column
                 turn[t.text] = self.tiles("tiles in a rack" if t.text == "rack" else "tiles drawn")
             else:
                 expected = "the score, then 'rack', 'draw' or a {comment}" if score is None and \
@@ -468,7 +467,10 @@ def _is_placement(t: Token) -> bool:
 
 
 def _is_tile(t: Token) -> bool:
-    return t.kind == "word" and not DIGITS.fullmatch(t.text) and t.text not in ("rack", "draw") and not is_turn_number(t)
+    return t.kind == "word" and not _NUMBER.fullmatch(t.text) and t.text not in ("rack", "draw")
+
+
+_NUMBER = re.compile(r"[0-9]+\.?")  # a number ends the tiles, and so does the next turn's number ("12.")
 
 
 def _merged(findings: list[Finding], held: list[tuple[int, Finding]]) -> list[Finding]:

@@ -3,7 +3,7 @@ what was meant, and the warning that says so.
 
 Each function looks at one kind of slip and returns what the reader
 (:mod:`~qwirkle_tools.formats.notation_read`) needs, or ``None`` when there
-is none: the reader reads on as meant and gives the warning (its code is
+is none (the reader tests a turn's number itself, on every turn): the reader reads on as meant and gives the warning (its code is
 in :data:`~qwirkle_tools.core.findings.CODES`), once, at the slip's line and
 column. Nothing here reads a file or keeps state.
 """
@@ -21,19 +21,18 @@ NAME_CUTOFF = 0.6
 is 0.86 from ``Ana``, ``Bne`` 0.67 from ``Ben``, ``Bob`` 0.33)."""
 
 
-def number_slip(written: int, last: int | None, index: int) -> str | None:
+def number_slip(written: int, last: int | None, index: int) -> str:
     """The warning for the turn at ``index`` (0-based) numbered ``written``
-    after a turn numbered ``last`` (``None`` for the first turn), if the
-    number is out of sequence. The sequence is the one written, so that
-    after a number left out the lines that follow are not each told again.
+    after a turn numbered ``last`` (``None`` for the first turn), a number
+    out of sequence (not ``last + 1``, or 1 for the first turn). The
+    sequence is the one written, so that after a number left out the lines
+    that follow are not each told again.
 
     >>> number_slip(4, 2, 2)
     "turn 4 after turn 2 (no turn 3): read as the 3rd turn of the game, in the order written (number it '3.')"
-    >>> number_slip(5, 4, 4) is None, number_slip(2, 1, 4) is None
-    (True, True)
+    >>> number_slip(2, 2, 2)
+    "a second turn 2: read as the 3rd turn of the game, in the order written (number it '3.')"
     """
-    if written == (index + 1 if last is None else last + 1):
-        return None
     if last is None:
         slip = f"the first turn is numbered {written}"
     elif written == last:

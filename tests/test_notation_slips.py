@@ -4,12 +4,14 @@ finding at its line and column, and the rest of the game is read as meant."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
 
 from qwirkle_tools.analysis.validate import check_source
 from qwirkle_tools.core.findings import MAX_FINDINGS, STOPPED, Finding
+from qwirkle_tools.formats import notation_read, notation_slips
 from qwirkle_tools.formats.notation import format_qgn, parse_qgn
 from qwirkle_tools.formats.record import Record, from_data
 from qwirkle_tools.formats.sources import Source
@@ -181,3 +183,29 @@ def test_placements_without_scores_are_capped_as_every_finding_is() -> None:
     parsed = parse_qgn("Players: Ana, Ben\n1. Ana - 4\n" + lines[len("1. Ana -\n"):])  # a score first: the reading stops
     assert len(parsed.findings) == MAX_FINDINGS and parsed.findings[-1].message.endswith(STOPPED)
     assert len(parsed.data["turns"]) == MAX_FINDINGS
+
+
+def test_a_line_of_a_million_turns_is_looked_at_once_not_once_a_turn() -> None:
+    def seconds(turns: int) -> float:
+        text = "Players: Ana, Ben\n" + "1. Ana pass " * turns + "\n"
+        start = time.perf_counter()
+        parsed = parse_qgn(text)
+        assert len(parsed.findings) == MAX_FINDINGS and parsed.findings[-1].message.endswith(STOPPED)  # 500 turns read
+        return time.perf_counter() - start
+
+    short, long = min(seconds(1_000) for _ in range(3)), min(seconds(1_000_000) for _ in range(3))
+    assert long < 20 * short + 0.05, (short, long)  # was: each of the 500 turns looked over the whole line (x70 here)
+
+
+def test_millions_of_free_headers_are_not_each_looked_at_for_a_slip(monkeypatch: pytest.MonkeyPatch) -> None:
+    looks = []
+
+    def counted(name: str, given: set[str]) -> tuple[str, str] | None:
+        looks.append(name)
+        return notation_slips.header_slip(name, given)
+
+    monkeypatch.setattr(notation_read, "header_slip", counted)
+    parsed = parse_qgn("Players: Ana, Ben\n" + "".join(f"player{i}: v\n" for i in range(10_000)) + "Rule: x\n")
+    assert parsed.findings == () and len(parsed.data["meta"]) == 10_001  # the last slip is past the looks: meta
+    assert len(looks) == notation_read.LOOKED_AT  # (a look costs a few lines' reading: 10,000 cost 8 times the reading)
+    assert [f.code for f in parse_qgn("Event: x\nPlayr: Ana, Ben\n").findings] == ["header-misspelt"]

@@ -49,6 +49,11 @@ from .notation_tokens import (
 from .record import Parsed, placement_data
 from .schema import MAX_PLAYERS, MAX_TURNS, PAST_MAX_TURNS
 
+LOOKED_AT = 64
+"""The most free headers of a game looked at for a misspelt reserved one (a
+game has a dozen; each look costs what the reading of a few lines does, and
+a file may hold millions of headers)."""
+
 
 def parse_qgn(text: str) -> Parsed:
     """A game's record data from its notation, and every mistake in it.
@@ -86,6 +91,7 @@ class _Reader:
         self.result: dict[str, JSON] | None = None
         self.at = (0, "")  # the line being read, and its number: where a warning is
         self.written: int | None = None  # the number written on the last turn
+        self.looked = 0  # free headers looked at for a slip of the pen
         self.scored = False  # whether a turn has a score
         self.unscored: list[tuple[int, Finding]] = []  # placements without one, and where their warnings go
 
@@ -137,8 +143,9 @@ class _Reader:
         self.at = (number, line)
         if TURN_START.match(line):
             start: int | None = 0
+            plain = '"' not in line and "{" not in line
             while start is not None and not self.stopped:  # (a second turn on the line starts at ``start``)
-                start = self.read_turn(number, line, start)
+                start = self.read_turn(number, line, start, plain)
         else:
             try:
                 self.read_header(line)
@@ -160,7 +167,10 @@ class _Reader:
                                           "'Event: Club night'")
             end = m.end()
             key = name = m.group().lower()
-            slip = None if name in RESERVED else header_slip(name, self.seen)
+            slip = None
+            if name not in RESERVED and self.looked < LOOKED_AT:
+                self.looked += 1
+                slip = header_slip(name, self.seen)
             if slip is not None:
                 name = slip[0]
                 self.warn("header-misspelt", start + 1, slip[1])
@@ -283,7 +293,7 @@ class _Reader:
 
     # -- turns
 
-    def read_turn(self, number: int, line: str, start: int) -> int | None:
+    def read_turn(self, number: int, line: str, start: int, plain: bool) -> int | None:
         """Reads the turn that starts at index ``start`` of the line; where a
         second turn on the line starts, if one does."""
         index = len(self.turns)
@@ -295,7 +305,7 @@ class _Reader:
         self.turns.append(turn)
         pointer = f"/turns/{index}"
         try:
-            read = _TurnReader(tokens(line, start), line)
+            read = _TurnReader(tokens(line, start, plain), line)
             head = read.next()
             written = int(head.text[:-1]) if head.text.endswith(".") and DIGITS.fullmatch(head.text[:-1]) and \
                 len(head.text) <= MAX_DIGITS else None

@@ -60,13 +60,17 @@ class Token(NamedTuple):
 
 # -- tokens ------------------------------------------------------------------
 
-def tokens(line: str, start: int = 0) -> Iterator[Token]:
-    """The tokens of ``line`` from index ``start``.
+def tokens(line: str, start: int = 0, plain: bool | None = None) -> Iterator[Token]:
+    """The tokens of ``line`` from index ``start``; ``plain``: whether the
+    line is known to hold no ``"`` and no ``{`` (looked for when ``None``:
+    a reader of several turns on one long line looks once).
 
     >>> [t.text for t in tokens('1. "Ana Lee" rc@0,0 2 {well played}')]
     ['1.', 'Ana Lee', 'rc@0,0', '2', 'well played']
     """
-    if '"' not in line and "{" not in line:  # words only: the common line, read at once
+    if plain is None:
+        plain = '"' not in line and "{" not in line
+    if plain:  # words only: the common line, read at once
         for m in WORD.finditer(line, start):
             yield Token(m.group(), m.start() + 1)
         return

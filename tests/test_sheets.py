@@ -49,7 +49,7 @@ def test_semicolons_a_byte_order_mark_quotes_and_a_total_row() -> None:
 def test_totals_are_checked_like_a_result() -> None:
     report = check_source(Source("sheet.csv", 0, b"Ana,Ben\n5,7\n3,2\ntotal,8,10\n"))
     assert [(f.code, f.message) for f in report.findings] == [
-        ("result-mismatch", "the result gives Ben (seat 1) 10, the turns add up to 9")]
+        ("result-mismatch", "row 4, column C: the result gives Ben (seat 1) 10, the turns add up to 9")]
 
 
 @pytest.mark.parametrize(("text", "words"), [

@@ -13,7 +13,7 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from ..core.findings import MAX_FINDINGS, Finding, capped
+from ..core.findings import MAX_FINDINGS, Finding, capped, placed
 from ..core.text import plural
 from ..formats import record as rec
 from ..formats import schema
@@ -21,6 +21,7 @@ from ..formats.jsontext import inexact_integers
 from ..formats.record import Record, Turn
 from ..formats.sources import (
     Source,
+    read_source,
     source_data,
     sources,
 )
@@ -134,7 +135,7 @@ def check_source(source: Source, keep_record: bool = True, exact: bool = False,
     not ``None`` the record is replayed into a history, which the report
     keeps (with a state per turn if ``positions``), so that whoever needs
     the replay does not replay again."""
-    read, data, problems, broken = source_data(source, exact)
+    read, data, problems, broken, places = read_source(source, exact)
     if not read:
         return Report(source.path, source.index, problems)
     record, findings, history = _check(data, positions, broken)
@@ -146,8 +147,8 @@ def check_source(source: Source, keep_record: bool = True, exact: bool = False,
         record, findings, history = _check(data, positions)
     if len(problems) >= MAX_FINDINGS:  # the reader stopped at the cap: its note ends the record's findings
         findings = list(problems)
-    else:  # the reader's, the schema's and the replay's, capped once more
-        findings = capped([*problems, *findings])
+    else:  # the reader's, the schema's and the replay's (told where hand-written text has them), capped once more
+        findings = capped([*problems, *placed(findings, places)])
     if not keep_record and not findings:
         record = None
     return Report(source.path, source.index, tuple(findings), record, history)

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
     from ..bots.match import Played
+    from ..core.findings import Finding
     from ..formats.jsontext import JSON
     from ..formats.record import Record
     from .progress import Progress
@@ -81,6 +82,18 @@ class Engine(str, enum.Enum):
 def _fail(message: str) -> NoReturn:
     typer.echo(f"qwirkle: {one_line(message)}", err=True)
     raise typer.Exit(EXIT_USAGE)
+
+
+def _warn(where: str, findings: Iterable[Finding]) -> None:
+    """Tell each finding on standard error as a warning (the command goes
+    on, and its exit code is not changed: warnings do not fail):
+    ``qwirkle: warning: FILE: CODE: MESSAGE``, and under it the excerpt of
+    a slip in hand-written text."""
+    for f in findings:
+        first, *rest = f.lines(where)
+        typer.echo(f"qwirkle: warning: {one_line(first)}", err=True)
+        for line in rest:
+            typer.echo(one_line(line), err=True)
 
 
 def _out(line: str) -> None:

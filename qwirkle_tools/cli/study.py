@@ -24,6 +24,7 @@ from .common import (
     _record_target,
     _record_text,
     _target,
+    _warn,
     _write,
     _wrote,
     command,
@@ -153,20 +154,26 @@ def chart(
 
     progression: each player's score after each turn, Qwirkles and lead
     changes marked; lead: the leader's margin; turns: points per turn, and the
-    points lost beside them where the record is annotated.
+    points lost beside them where the record is annotated. A claimed total
+    the turns do not add up to (a score sheet's row and column named) and a
+    slip read past in hand-written text are told as warnings; the chart is
+    still drawn, and they do not change the exit code.
 
     Example:
 
         qwirkle chart sample_games/complete-2p.json --kind progression -o progression.png
     """
-    from ..formats.sources import read_record
+    from ..formats.sources import load_record
     from ..outputs import charts
+    from ..play.engine import replay
 
     target = _target(output, file, None, force)
     assert target is not None
-    record = read_record(file)
+    loaded = load_record(file)
+    history = replay(loaded.record, positions=False)  # (the charts need no state a turn)
     draw = {Kind.progression: charts.progression, Kind.lead: charts.lead, Kind.turns: charts.turns}[kind]
-    _save_figure(draw(record), target, force)
+    _save_figure(draw(history), target, force)
+    _warn(str(file), loaded.told(history.findings))
 
 
 @command
@@ -185,21 +192,25 @@ def view(
     (or value) lost per turn, the players, a tile tracker and a legend. Step
     with the arrow keys, Home/End, the slider, the move list, the chart or a
     swipe; B shows or hides the best move; the address keeps the turn (#turn=N).
+    Warnings are told as for chart.
 
     Example:
 
         qwirkle view sample_games/296-295.json -o game.html
     """
     from ..analysis.analyse import analyse
+    from ..formats.sources import load_record
     from ..outputs.viewer import page
-    from ..play.load import load_history
+    from ..play.engine import replay
 
     target = _target(output, file, None, force)
     assert target is not None
     if target.suffix.lower() not in (".html", ".htm"):
         _fail(f"{target}: give an .html file")
-    history = load_history(file)
+    loaded = load_record(file)
+    history = replay(loaded.record)
     _write(target, page(history, analyse(history, _engine(engine, history)), title=file.name), force)  # type: ignore[arg-type]
+    _warn(str(file), loaded.told(history.findings))
 
 
 @command

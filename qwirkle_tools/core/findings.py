@@ -7,8 +7,8 @@ generated from it and a test keeps the two in step.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from .safetext import one_line
@@ -70,6 +70,19 @@ CODES: dict[str, tuple[Severity, str]] = {
     "qgn": ("error", "A game in the notation (.qgn) has a line that cannot be read (with line, column and a caret)."),
     "sheet": ("error", "A score sheet (.csv) has a cell that cannot be read, or an empty cell before the end "
                        "(with row and column)."),
+    # slips in hand-written text that the reader reads past, as meant (with line, column and a caret)
+    "turn-number": ("warning", "A turn of a .qgn game is numbered out of sequence (a number left out or written twice): "
+                               "the turns are counted as written, and only the line that breaks the sequence is told."),
+    "two-turns": ("warning", "A line of a .qgn game holds a second turn (its number after the first turn's move): "
+                             "both are read."),
+    "names-without-commas": ("warning", "The 'Players:' line of a .qgn game names the players without commas: "
+                                        "each word is read as a name (a game has two players or more)."),
+    "header-misspelt": ("warning", "A header of a .qgn game is close to a known one not given ('Player:' for "
+                                   "'Players:'): read as that one, with a \"did you mean\"."),
+    "name-misspelt": ("warning", "A turn of a .qgn game names no player, but one name is close to it: read as that "
+                                 "player's turn, with a \"did you mean\"."),
+    "no-score": ("warning", "A placement in a .qgn game has no score while other turns have one: the validator "
+                            "computes it."),
     "schema": ("error", "The record breaks the JSON Schema; the pointer names the value."),
     # placement
     "empty-move": ("error", "A placement with no tiles."),
@@ -134,6 +147,21 @@ def capped(findings: list[Finding], more: int = 0) -> list[Finding]:
     left = len(findings) - kept + more
     return [*findings[:kept],
             make("too-many-findings", None, "", f"{left:,} more findings not listed (at most {MAX_FINDINGS:,} a record)")]
+
+
+def placed(findings: Iterable[Finding], places: Mapping[str, str]) -> list[Finding]:
+    """``findings``, each whose pointer names a value of hand-written text
+    that ``places`` knows the place of (``/result/scores/1``: ``row 12,
+    column C``) told there: the place starts its message.
+
+        >>> found = make("result-mismatch", None, "/result/scores/1", "the result gives Ben 12, the turns add up to 11")
+        >>> placed([found], {"/result/scores/1": "row 4, column C"})[0].message
+        'row 4, column C: the result gives Ben 12, the turns add up to 11'
+    """
+    if not places:
+        return list(findings)
+    return [replace(f, message=one_line(f"{places[f.pointer]}: {f.message}", MAX_MESSAGE)) if f.pointer in places else f
+            for f in findings]
 
 
 MAX_MESSAGE = 300

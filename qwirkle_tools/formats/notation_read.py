@@ -6,19 +6,28 @@ and read by its own function. A mistake is a ``qgn`` finding with the line,
 the column and a caret under the place; the rest of the file is still read,
 up to the limits; a turn that cannot be read is kept as a stand-in, so that
 the turns after it keep their numbers. Nothing here decides legality.
+
+A slip the reader can read past is one warning, and the rest is read as
+meant: a turn numbered out of sequence (the turns are counted as written,
+and the lines after it are not told again), two turns on one line, the
+players' names without commas, a header or a player's name close to a
+known one ("did you mean"), a placement without a score (while other turns
+have one: the validator computes it).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from itertools import chain
 
 from ..core.board import Placement
-from ..core.findings import MAX_FINDINGS, STOPPED, Finding, excerpt, make, text_lines
+from ..core.findings import MAX_FINDINGS, STOPPED, Finding, capped, excerpt, make, text_lines
 from ..core.rules import RULE_KEYS
 from ..core.text import cut, ordinal
 from ..core.tiles import BY_TEXT, RACK_SIZE, TILE_COUNT, Tile
 from .jsontext import JSON
+from .notation_slips import header_slip, names_near, number_slip, spaced_names, unscored
 from .notation_tokens import (
     BARE_KEY,
     BLANKS,
@@ -32,12 +41,18 @@ from .notation_tokens import (
     TURN_START,
     Mistake,
     Token,
+    is_turn_number,
     meta_value,
     quoted,
     tokens,
 )
 from .record import Parsed, placement_data
 from .schema import MAX_PLAYERS, MAX_TURNS, PAST_MAX_TURNS
+
+LOOKED_AT = 64
+"""The most free headers of a game looked at for a misspelt reserved one (a
+game has a dozen; each look costs what the reading of a few lines does, and
+a file may hold millions of headers)."""
 
 
 def parse_qgn(text: str) -> Parsed:
@@ -74,6 +89,11 @@ class _Reader:
         self.seats: dict[str, list[int]] = {}  # each name, and the seats of that name ...
         self.folded: dict[str, list[int]] = {}  # ... and of that name in any case: a lookup a turn
         self.result: dict[str, JSON] | None = None
+        self.at = (0, "")  # the line being read, and its number: where a warning is
+        self.written: int | None = None  # the number written on the last turn
+        self.looked = 0  # free headers looked at for a slip of the pen
+        self.scored = False  # whether a turn has a score
+        self.unscored: list[tuple[int, Finding]] = []  # placements without one, and where their warnings go
 
     def parsed(self) -> Parsed:
         data = self.data
@@ -85,17 +105,30 @@ class _Reader:
         data["turns"] = self.turns
         if self.result is not None:
             data["result"] = self.result
+        if self.scored and self.unscored:  # the other turns have scores: these lack one
+            merged = _merged(self.findings, self.unscored)
+            if len(merged) > MAX_FINDINGS:  # (counted only once a score was seen): the note stays last
+                merged = [*merged[:MAX_FINDINGS - 1], merged[-1]] if self.stopped else capped(merged)
+            self.findings = merged
         if "players" not in self.seen:
             self.findings.insert(0, make("qgn", None, "/players", "no 'Players:' line: name the players in seat "
                                                                   "order, e.g. 'Players: Ana, Ben'"))
         return Parsed(data, tuple(self.findings), frozenset(self.broken))
 
-    def mistake(self, number: int, line: str, column: int, message: str, pointer: str = "") -> None:
+    def mistake(self, number: int, line: str, column: int, message: str, pointer: str = "", code: str = "qgn") -> None:
         if self.stopped:  # (the line that reached the cap may hold a second mistake)
             return
-        self.findings.append(make("qgn", None, pointer, f"line {number}, column {column}: {message}",
+        self.findings.append(make(code, None, pointer, f"line {number}, column {column}: {message}",
                                   excerpt(line, column)))
-        if len(self.findings) == MAX_FINDINGS - 1:  # the note is the last of the record's MAX_FINDINGS
+        self.count_one(number, line, column)
+
+    def warn(self, code: str, column: int, message: str, pointer: str = "") -> None:
+        """A slip read past, on the line being read (a warning ``code``)."""
+        self.mistake(*self.at, column, message, pointer, code)
+
+    def count_one(self, number: int, line: str, column: int) -> None:
+        # the warnings held back count too, once they are known to be told: the note is the last of MAX_FINDINGS
+        if len(self.findings) + (len(self.unscored) if self.scored else 0) >= MAX_FINDINGS - 1:
             self.stop(number, line, column, STOPPED)
 
     def stop(self, number: int, line: str, column: int, message: str, pointer: str = "") -> None:
@@ -107,8 +140,12 @@ class _Reader:
 
     def read_line(self, number: int, line: str) -> bool:
         """Reads a line that holds more than white space; whether to go on."""
+        self.at = (number, line)
         if TURN_START.match(line):
-            self.read_turn(number, line)
+            start: int | None = 0
+            plain = '"' not in line and "{" not in line
+            while start is not None and not self.stopped:  # (a second turn on the line starts at ``start``)
+                start = self.read_turn(number, line, start, plain)
         else:
             try:
                 self.read_header(line)
@@ -130,6 +167,13 @@ class _Reader:
                                           "'Event: Club night'")
             end = m.end()
             key = name = m.group().lower()
+            slip = None
+            if name not in RESERVED and self.looked < LOOKED_AT:
+                self.looked += 1
+                slip = header_slip(name, self.seen)
+            if slip is not None:
+                name = slip[0]
+                self.warn("header-misspelt", start + 1, slip[1])
         colon = BLANKS.match(line, end).end()  # type: ignore[union-attr]  # (matches always)
         if colon >= len(line) or line[colon] != ":":
             raise Mistake(colon + 1, f"expected ':' after the header name {key!r} (or a turn like '12. Ana rc@0,0 4')")
@@ -162,7 +206,12 @@ class _Reader:
     def read_players(self, line: str, at: int) -> None:
         names: list[str] = []
         try:
-            self.read_names(line, at, names)
+            slip = spaced_names(line, at)
+            if slip is None:
+                self.read_names(line, at, names)
+            else:
+                names.extend(slip[0])
+                self.warn("names-without-commas", slip[1], slip[2], "/players")
         finally:  # the names read before a mistake are the players, so that the turns naming them are read
             self.data["players"] = [{"name": n} for n in names]
             self.names = names
@@ -244,35 +293,60 @@ class _Reader:
 
     # -- turns
 
-    def read_turn(self, number: int, line: str) -> None:
+    def read_turn(self, number: int, line: str, start: int, plain: bool) -> int | None:
+        """Reads the turn that starts at index ``start`` of the line; where a
+        second turn on the line starts, if one does."""
         index = len(self.turns)
         if index == MAX_TURNS:
-            at = SPACE.match(line).end() + 1  # type: ignore[union-attr]  # (matches always)
+            at = SPACE.match(line, start).end() + 1  # type: ignore[union-attr]  # (matches always)
             self.stop(number, line, at, PAST_MAX_TURNS, "/turns")
-            return
+            return None
         turn: dict[str, JSON] = {"player": 0, "action": "pass"}  # the stand-in, until the line is read
         self.turns.append(turn)
         pointer = f"/turns/{index}"
         try:
-            read = _TurnReader(tokens(line), line)
+            read = _TurnReader(tokens(line, start, plain), line)
             head = read.next()
             written = int(head.text[:-1]) if head.text.endswith(".") and DIGITS.fullmatch(head.text[:-1]) and \
                 len(head.text) <= MAX_DIGITS else None
             if written is None:
                 raise Mistake(head.column, f"expected a turn number like '{index + 1}.', got {head.shown()}")
-            if written != index + 1:
-                self.mistake(number, line, head.column,
-                             f"turn {written} is the {ordinal(index + 1)} turn of the game: write '{index + 1}.'",
-                             pointer)
+            last, self.written = self.written, written  # the next turn's number is checked against this one
+            if written != (index + 1 if last is None else last + 1):
+                self.warn("turn-number", head.column, number_slip(written, last, index), pointer)
             player = read.peek()
             if player is None:
                 raise Mistake(head.column + len(head.text), "expected the player (a name or a seat number) "
                                                              "after the turn number")
             turn["player"] = self.read_player(read.next())
             turn.update(read.turn())
+            if not self.scored or "score" not in turn:  # (the common turn, scored after another, costs one test)
+                self.check_score(turn, read.unscored_at, index)
+            second = read.peek()  # only a turn number is left unread by read.turn()
+            if second is not None:
+                self.warn("two-turns", second.column, f"a second turn on the line: read as the "
+                                                      f"{ordinal(index + 2)} turn (write each turn on a line of its own)",
+                          f"/turns/{index + 1}")
+                return second.column - 1
         except Mistake as m:
             self.broken.add(index)
             self.mistake(number, line, m.column, m.message, pointer)
+        return None
+
+    def check_score(self, turn: dict[str, JSON], column: int, index: int) -> None:
+        """A placement without a score is a warning, when another placement
+        has one (a game written without scores is not told each turn); the
+        validator computes the score."""
+        if turn["action"] != "place":  # (an exchange's 0, a pass's, may go unwritten in any game)
+            return
+        if "score" in turn:
+            self.scored = True
+        elif not self.stopped:
+            number, line = self.at
+            self.unscored.append((len(self.findings), make(
+                "no-score", None, f"/turns/{index}/score",
+                f"line {number}, column {column}: {unscored(index)}", excerpt(line, column))))
+            self.count_one(number, line, column)
 
     def read_player(self, t: Token) -> int:
         if t.kind == "word" and DIGITS.fullmatch(t.text):
@@ -290,7 +364,14 @@ class _Reader:
             return found[0]
         if found:
             raise Mistake(t.column, f"{t.shown()} names more than one player: write the seat number")
-        raise Mistake(t.column, f"no player {t.shown()}: the players are {', '.join(map(repr, self.names))}")
+        meant = names_near(t.text, self.names)
+        if len(meant) == 1 and len(self.folded[meant[0].casefold()]) == 1:
+            self.warn("name-misspelt", t.column, f"no player {t.shown()}: did you mean {meant[0]!r}? "
+                                                 f"(read as {meant[0]}'s turn)",
+                      f"/turns/{len(self.turns) - 1}/player")
+            return self.folded[meant[0].casefold()][0]
+        guess = f"; did you mean {' or '.join(map(repr, meant))}?" if meant else ""
+        raise Mistake(t.column, f"no player {t.shown()}: the players are {', '.join(map(repr, self.names))}{guess}")
 
 
 class _TurnReader:
@@ -301,6 +382,7 @@ class _TurnReader:
         self.parts = parts
         self.ahead = next(parts, None)
         self.end = len(line) + 1
+        self.unscored_at = 0  # where the score would be written, when it is not
 
     def peek(self) -> Token | None:
         return self.ahead
@@ -356,7 +438,10 @@ class _TurnReader:
         score = self.integer()
         if score is not None:
             turn["score"] = score
-        while (t := self.peek()) is not None:
+        else:
+            self.unscored_at = self.end if (t := self.peek()) is None else t.column
+        # a second turn on the line is read apart (a word ending in "." is rare: the cheap test first)
+        while (t := self.peek()) is not None and (t.text[-1:] != "." or not is_turn_number(t)):
             if t.kind == "comment" and "comment" not in turn:
                 self.next()
                 turn["comment"] = t.text
@@ -392,7 +477,23 @@ def _is_placement(t: Token) -> bool:
 
 
 def _is_tile(t: Token) -> bool:
-    return t.kind == "word" and not DIGITS.fullmatch(t.text) and t.text not in ("rack", "draw")
+    return t.kind == "word" and not _NUMBER.fullmatch(t.text) and t.text not in ("rack", "draw")
+
+
+_NUMBER = re.compile(r"[0-9]+\.?")  # a number ends the tiles, and so does the next turn's number ("12.")
+
+
+def _merged(findings: list[Finding], held: list[tuple[int, Finding]]) -> list[Finding]:
+    """``findings`` with each ``held`` one put back where it was found (its
+    index in ``findings`` then), so that the findings stay in line order."""
+    out: list[Finding] = []
+    pos = 0
+    for index, finding in held:
+        out.extend(findings[pos:index])
+        out.append(finding)
+        pos = index
+    out.extend(findings[pos:])
+    return out
 
 
 def _at_most(parts: Iterator[Token], most: int, what: str) -> list[Token]:

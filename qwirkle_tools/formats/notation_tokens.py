@@ -10,7 +10,8 @@ names are reserved, what a header's value is.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from difflib import get_close_matches
 from typing import NamedTuple
 
 from ..core.text import cut
@@ -59,13 +60,17 @@ class Token(NamedTuple):
 
 # -- tokens ------------------------------------------------------------------
 
-def tokens(line: str, start: int = 0) -> Iterator[Token]:
-    """The tokens of ``line`` from index ``start``.
+def tokens(line: str, start: int = 0, plain: bool | None = None) -> Iterator[Token]:
+    """The tokens of ``line`` from index ``start``; ``plain``: whether the
+    line is known to hold no ``"`` and no ``{`` (looked for when ``None``:
+    a reader of several turns on one long line looks once).
 
     >>> [t.text for t in tokens('1. "Ana Lee" rc@0,0 2 {well played}')]
     ['1.', 'Ana Lee', 'rc@0,0', '2', 'well played']
     """
-    if '"' not in line and "{" not in line:  # words only: the common line, read at once
+    if plain is None:
+        plain = '"' not in line and "{" not in line
+    if plain:  # words only: the common line, read at once
         for m in WORD.finditer(line, start):
             yield Token(m.group(), m.start() + 1)
         return
@@ -145,6 +150,43 @@ def _comment(line: str, i: int) -> tuple[str, int]:
 
 
 
+def is_turn_number(t: Token) -> bool:
+    """Whether ``t`` starts a turn (``12.``): a second turn on a line, where
+    the first one's score, rack or comment could be."""
+    return t.kind == "word" and len(t.text) > 1 and t.text[-1] == "." and DIGITS.fullmatch(t.text, 0, len(t.text) - 1) \
+        is not None
+
+
+NEAR_LENGTH = 40
+"""Longest text looked at for a "did you mean": a close match costs the
+product of the lengths, and a header or a name may be megabytes long."""
+
+
+def near(text: str, choices: Iterable[str], cutoff: float) -> list[str]:
+    """The ``choices`` close to ``text`` (in any case), closest first: what a
+    slip of the pen may have meant. Texts longer than :data:`NEAR_LENGTH` are
+    never close.
+
+    >>> near("Player", RESERVED, 0.8), near("Anna", ["Ana", "Ben"], 0.6), near("Event", RESERVED, 0.8)
+    (['players'], ['Ana'], [])
+    """
+    if len(text) > NEAR_LENGTH:
+        return []
+    folded = {c.casefold(): c for c in choices if len(c) <= NEAR_LENGTH}
+    return [folded[c] for c in get_close_matches(text.casefold(), folded, n=3, cutoff=cutoff)]
+
+
+HEADER_CUTOFF = 0.8
+"""How close a header's name must be to a reserved one to be read as it
+(``Player`` is 0.92 from ``players``, ``Place`` 0.67)."""
+
+
+def near_reserved(key: str) -> bool:
+    """Whether a ``meta`` key would be read as a misspelt reserved header
+    (the writer quotes it, so that it reads back as ``meta``)."""
+    return key not in RESERVED and bool(near(key, RESERVED, HEADER_CUTOFF))
+
+
 def meta_value(value: str) -> JSON:
     """A header's value: a JSON scalar as written (``3``, ``true``,
     ``"quoted text"``), else the text itself."""
@@ -158,5 +200,6 @@ def meta_value(value: str) -> JSON:
     return value
 
 
-__all__ = ["BARE_KEY", "BLANKS", "DIGITS", "ENDS", "INT", "MAX_DIGITS", "META_KEY", "RESERVED", "SCORES", "SPACE", "TURN_START",
-           "WORD", "Mistake", "Token", "meta_value", "quoted", "tokens"]
+__all__ = ["BARE_KEY", "BLANKS", "DIGITS", "ENDS", "HEADER_CUTOFF", "INT", "MAX_DIGITS", "META_KEY", "NEAR_LENGTH", "RESERVED",
+           "SCORES", "SPACE", "TURN_START", "WORD", "Mistake", "Token", "is_turn_number", "meta_value", "near", "near_reserved",
+           "quoted", "tokens"]

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from ..core.safetext import json_text
 from ..core.tiles import Tile, format_tiles
 from .jsontext import JSON
-from .notation_tokens import DIGITS, META_KEY, RESERVED, WORD, meta_value
+from .notation_tokens import DIGITS, META_KEY, RESERVED, WORD, meta_value, near_reserved
 from .record import Record, Turn
 
 
@@ -127,7 +127,7 @@ def _player_text(names: Sequence[str], seat: int) -> str:
 
 
 def _key_text(key: str) -> str:
-    if META_KEY.fullmatch(key) and key not in RESERVED:
+    if META_KEY.fullmatch(key) and key not in RESERVED and not near_reserved(key):  # ("player" would read as "Players")
         return key[0].upper() + key[1:]
     return json_text(key)
 

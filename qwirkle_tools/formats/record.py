@@ -549,12 +549,15 @@ class Parsed:
     ``findings`` place each mistake by line (or row) and column; ``broken``
     holds the (0-based) turns whose line could not be read: ``data`` keeps
     a stand-in for each, so that the turns after keep their numbers, and the
-    replay treats them as unreadable.
+    replay treats them as unreadable. ``places`` tells where some values
+    were written (``/result/scores/1``: ``row 12, column C``), so that a
+    finding of the replay on them can say so (see :func:`~qwirkle_tools.core.findings.placed`).
     """
 
     data: dict[str, JSON]
     findings: tuple[Finding, ...] = ()
     broken: frozenset[int] = frozenset()
+    places: Mapping[str, str] = field(default_factory=dict)
 
 
 def loads(text: str | bytes) -> Record:

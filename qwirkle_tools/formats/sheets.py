@@ -6,8 +6,13 @@ each cell the points written for that turn. ``0``, ``-`` or ``x`` is a turn
 that scored nothing, read as an exchange of tiles not recorded (or a pass at
 the end: the sheet cannot tell). The last cell of the player who went out
 includes the end bonus. Empty cells after the last turn end the game; an
-empty cell before it is a mistake. An optional last row starting with
-``total`` gives the claimed totals, checked like a record's result. Both
+empty cell before it is a mistake. A first column headed ``Round``, ``#``
+or ``Turn`` holds the round numbers, not a player (its cells are not read).
+An optional last row starting with ``total`` gives the claimed totals, in
+the players' columns when there is a round column, else one column to the
+right of them (the first cell is the word), checked like a record's result:
+a total the cells do not add up to is a ``result-mismatch`` that names its
+row and column (:attr:`~qwirkle_tools.formats.record.Parsed.places`). Both
 ``,`` and ``;`` separate cells; a UTF-8 byte-order mark is skipped.
 
 :func:`parse_sheet` reads a sheet into a score-sheet record's JSON data
@@ -33,6 +38,8 @@ SUFFIX = ".csv"
 NOTHING = ("0", "-", "x")
 """What a cell holds for a turn that scored nothing (case ignored)."""
 TOTAL = ("total", "totals")
+ROUND = ("round", "rounds", "#", "turn", "turns", "rnd", "no", "nr")
+"""What heads a first column of round numbers (case, a last ``.`` or ``:`` ignored)."""
 MAX_POINTS = 100_000
 
 _POINTS = re.compile(r"[0-9]{1,15}")
@@ -97,7 +104,7 @@ def parse_sheet(text: str) -> Parsed:
                              "turns": sheet.turns}
     if sheet.result is not None:
         data["result"] = sheet.result
-    return Parsed(data, tuple(sheet.findings), frozenset(sheet.broken))
+    return Parsed(data, tuple(sheet.findings), frozenset(sheet.broken), sheet.places)
 
 
 def _rows(text: str, delimiter: str, sheet: _Sheet) -> Iterator[tuple[int, list[str]]]:
@@ -164,7 +171,9 @@ class _Sheet:
         self.broken: set[int] = set()
         self.result: dict[str, JSON] | None = None
         self.cells = 0  # cells read so far: the turns, and the empty cells since the last
-        self.empty: list[tuple[int, int]] = []  # (row, column) of the empty cells since the last filled one
+        self.empty: list[tuple[int, int]] = []  # (row, seat) of the empty cells since the last filled one
+        self.first = 0  # the index of the first player's column: 1 after a column of round numbers
+        self.places: dict[str, str] = {}  # where each total is written
 
     def mistake(self, row: int, col: int, message: str, pointer: str = "") -> None:
         self.findings.append(make("sheet", None, pointer, f"row {row}, column {_column(col)}: {message}"))
@@ -214,15 +223,18 @@ class _Sheet:
         n = len(row)
         while n and not row[n - 1].strip():
             n -= 1
-        if n > MAX_PLAYERS:
-            self.mistake(r, MAX_PLAYERS + 1, f"{n:,} names: a game has at most {MAX_PLAYERS} players "
-                                             f"(the first row holds the names, in seat order)")
-            n = MAX_PLAYERS
-        self.names = [cell.strip() for cell in row[:n]]
-        for col, name in enumerate(self.names, 1):
+        if n > 2 and row[0].strip().lower().rstrip(".:") in ROUND:
+            self.first = 1  # a column of round numbers, then (at least two) players
+        first = self.first
+        if n - first > MAX_PLAYERS:
+            self.mistake(r, first + MAX_PLAYERS + 1, f"{n - first:,} names: a game has at most {MAX_PLAYERS} players "
+                                                     f"(the first row holds the names, in seat order)")
+            n = first + MAX_PLAYERS
+        self.names = [cell.strip() for cell in row[first:n]]
+        for seat, name in enumerate(self.names):
             if not name:
-                self.mistake(r, col, "a player's name is empty (the first row holds the names, in seat order)",
-                             f"/players/{col - 1}/name")
+                self.mistake(r, first + seat + 1, "a player's name is empty (the first row holds the names, in seat order)",
+                             f"/players/{seat}/name")
 
     def beyond(self, r: int, row: list[str], first: int, what: str) -> None:
         if not _has_text(row, first):
@@ -232,14 +244,14 @@ class _Sheet:
                 self.mistake(r, col + 1, f"a {what} beyond the last player's column ({len(self.names)} players)")
 
     def read_round(self, r: int, row: list[str]) -> None:
-        n = len(self.names)
-        for col in range(1, n + 1):
-            cell = row[col - 1].strip() if col <= len(row) else ""
+        n, first = len(self.names), self.first
+        for seat in range(n):
+            cell = row[first + seat].strip() if first + seat < len(row) else ""
             if cell:
-                self.read_cell(r, col, cell)
+                self.read_cell(r, seat, cell)
             else:
-                self.read_empty(r, col)
-        self.beyond(r, row, n, "cell")
+                self.read_empty(r, seat)
+        self.beyond(r, row, first + n, "cell")
 
     def read_blank_rounds(self, first: int, count: int) -> None:
         """Rows without text, between two with text: their cells are empty."""
@@ -248,29 +260,29 @@ class _Sheet:
             if self.cells >= MAX_TURNS:  # past the limit, only counted: the next filled cell ends the reading
                 self.cells += (first + count - r) * n
                 return
-            for col in range(1, n + 1):
-                self.read_empty(r, col)
+            for seat in range(n):
+                self.read_empty(r, seat)
 
-    def read_empty(self, r: int, col: int) -> None:
+    def read_empty(self, r: int, seat: int) -> None:
         if self.cells < MAX_TURNS:  # (past the limit, the next filled cell ends the reading)
-            self.empty.append((r, col))
+            self.empty.append((r, seat))
         self.cells += 1
 
-    def read_cell(self, r: int, col: int, cell: str) -> None:
-        for er, ec in self.empty:  # an empty cell before this one: a mistake, and an unreadable turn
-            seat = ec - 1
+    def read_cell(self, r: int, seat: int, cell: str) -> None:
+        for er, es in self.empty:  # an empty cell before this one: a mistake, and an unreadable turn
             self.broken.add(len(self.turns))
-            self.turns.append({"player": seat, "action": "pass"})  # a stand-in
-            self.mistake(er, ec, f"{self.names[seat]}'s cell is empty before the end of the game "
-                                 f"(write 0, - or x for a turn that scored nothing)", f"/turns/{len(self.turns) - 1}")
+            self.turns.append({"player": es, "action": "pass"})  # a stand-in
+            self.mistake(er, self.first + es + 1, f"{self.names[es]}'s cell is empty before the end of the game "
+                                                  f"(write 0, - or x for a turn that scored nothing)",
+                         f"/turns/{len(self.turns) - 1}")
         self.empty.clear()
         if self.cells >= MAX_TURNS:
-            self.stop(r, col, PAST_MAX_TURNS, "/turns")
+            self.stop(r, self.first + seat + 1, PAST_MAX_TURNS, "/turns")
         self.cells += 1
-        self.turns.append(self.turn(r, col, cell))
+        self.turns.append(self.turn(r, seat, cell))
 
-    def turn(self, r: int, col: int, cell: str) -> JSON:
-        seat = col - 1
+    def turn(self, r: int, seat: int, cell: str) -> JSON:
+        col = self.first + seat + 1
         if cell.lower() in NOTHING:
             return {"player": seat, "action": "exchange", "score": 0}
         if _POINTS.fullmatch(cell) and int(cell) <= MAX_POINTS:
@@ -288,6 +300,7 @@ class _Sheet:
             cell = row[col].strip() if col < len(row) else ""
             if _POINTS.fullmatch(cell) and int(cell) <= MAX_POINTS:
                 totals.append(int(cell))
+                self.places[f"/result/scores/{col - 1}"] = f"row {r}, column {_column(col + 1)}"
             else:
                 self.mistake(r, col + 1, f"expected {self.names[col - 1]}'s total, a whole number; got {cell!r}",
                              f"/result/scores/{col - 1}")
@@ -304,4 +317,4 @@ def _has_text(row: list[str], first: int = 0) -> bool:
     return bool(rest) and not rest.isspace()
 
 
-__all__ = ["NOTHING", "SUFFIX", "TOTAL", "parse_sheet", "separator"]
+__all__ = ["NOTHING", "ROUND", "SUFFIX", "TOTAL", "parse_sheet", "separator"]

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, NamedTuple
 
 from ..core.errors import QwirkleError
-from ..core.findings import Finding, capped, line_and_column, make
+from ..core.findings import Finding, capped, line_and_column, make, placed
 from . import record as rec
 from . import schema
 from .jsontext import parse_json
@@ -99,21 +99,37 @@ def parse_written(text: bytes, form: str) -> Parsed:
     return parse_sheet(decoded)
 
 
-def source_data(source: Source, exact: bool) -> tuple[bool, object, tuple[Finding, ...], frozenset[int]]:
+class Read(NamedTuple):
+    """What reading a record's text gives (see :func:`read_source`)."""
+
+    read: bool
+    data: object
+    findings: tuple[Finding, ...]
+    broken: frozenset[int]
+    places: Mapping[str, str]
+
+
+def read_source(source: Source, exact: bool) -> Read:
     """Whether a record's text could be read into data at all (JSON, a game
     in the notation, a score sheet), the data, the findings of reading it
-    (a mistake in hand-written text leaves the rest readable), and the turns
-    left unread (see :class:`~qwirkle_tools.formats.record.Parsed`)."""
+    (a mistake in hand-written text leaves the rest readable), the turns
+    left unread and where values were written (see :class:`~qwirkle_tools.formats.record.Parsed`)."""
     if source.text is None:
-        return False, None, (make("too-large", None, "",
-                                  f"{source.size:,} bytes; the limit is {MAX_FILE_BYTES:,}"),), frozenset()
+        return Read(False, None, (make("too-large", None, "", f"{source.size:,} bytes; the limit is {MAX_FILE_BYTES:,}"),),
+                    frozenset(), {})
     if source.form != "json":
         parsed = parse_written(source.text, source.form)
-        return bool(parsed.data), parsed.data, parsed.findings, parsed.broken
+        return Read(bool(parsed.data), parsed.data, parsed.findings, parsed.broken, parsed.places)
     data, problem = parse_source(source.text, exact)
     if problem is not None:
-        return False, None, (problem,), frozenset()
-    return True, data, (), frozenset()
+        return Read(False, None, (problem,), frozenset(), {})
+    return Read(True, data, (), frozenset(), {})
+
+
+def source_data(source: Source, exact: bool) -> tuple[bool, object, tuple[Finding, ...], frozenset[int]]:
+    """:func:`read_source` without the places."""
+    read, data, findings, broken, _ = read_source(source, exact)
+    return read, data, findings, broken
 
 
 def record_files(path: Path) -> list[Path]:
@@ -291,11 +307,41 @@ def read_record(path: str | os.PathLike[str]) -> Record:
     """The one record in a file (a ``.json`` record, a ``.qgn`` game, a
     ``.csv`` score sheet), read exactly (it may be written back) and checked
     against the schema, not replayed (whoever uses it replays it once, with
-    :func:`qwirkle_tools.play.engine.replay`).
+    :func:`qwirkle_tools.play.engine.replay`). The warnings of reading
+    hand-written text are left out: :func:`load_record` keeps them.
 
     Raises:
         InputError: the path is missing, unreadable, or a ``.jsonl`` corpus.
         UnreadableRecord: the text is not JSON, has a mistake, or is not of the schema.
+    """
+    return load_record(path).record
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """A record read from a file, with the warnings of reading it (slips
+    in hand-written text read past, see :func:`~qwirkle_tools.formats.notation.parse_qgn`)
+    and where its values were written (see :class:`~qwirkle_tools.formats.record.Parsed`)."""
+
+    record: Record
+    warnings: tuple[Finding, ...] = ()
+    places: Mapping[str, str] = field(default_factory=dict)
+
+    def told(self, replayed: Iterable[Finding]) -> list[Finding]:
+        """What a command that draws the record (a chart, a page) tells of
+        it: the warnings of reading it, and the replay's findings on the
+        totals it draws (``result-mismatch``: a claimed total the turns do
+        not add up to), each told where it was written."""
+        totals = [f for f in replayed if f.code == "result-mismatch"]
+        return [*self.warnings, *placed(totals, self.places)]
+
+
+def load_record(path: str | os.PathLike[str]) -> Loaded:
+    """The one record in a file, as :func:`read_record` reads it, with the
+    warnings of reading it and the places of its values.
+
+    Raises:
+        InputError, UnreadableRecord: as :func:`read_record`.
     """
     found = list(sources([path]))
     if len(found) != 1 or found[0].index:
@@ -311,15 +357,15 @@ def read_records(path: str | os.PathLike[str]) -> list[Record]:
         InputError: the path is missing or unreadable.
         UnreadableRecord: the first record that cannot be read.
     """
-    return [_read(source) for source in sources([path])]
+    return [_read(source).record for source in sources([path])]
 
 
-def _read(source: Source) -> Record:
+def _read(source: Source) -> Loaded:
     where = f"{source.path}:{source.index}" if source.index else source.path
-    _, data, problems, _ = source_data(source, exact=True)
-    if problems:
+    _, data, problems, _, places = read_source(source, exact=True)
+    if any(f.severity == "error" for f in problems):  # (a slip read past, a warning, leaves the record readable)
         raise UnreadableRecord(where, tuple(capped(list(problems))))
     findings = schema.check(data)
     if findings:
         raise UnreadableRecord(where, tuple(findings))
-    return rec.from_data(data, trusted=True)
+    return Loaded(rec.from_data(data, trusted=True), problems, places)

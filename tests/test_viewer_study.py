@@ -231,3 +231,13 @@ def test_board_coordinates_and_chart_labels_are_at_least_10_px(viewport: dict[st
         assert len(sizes) > 20
         small = [(text, round(size, 1)) for text, size in sizes if size < 10]
         assert small == [], (n, small)
+
+
+def test_a_score_sheet_shows_what_it_cannot_know_as_n_a_not_zero_or_null(opened: Any) -> None:
+    one, _, analysis = opened("296-295-sheet.csv")
+    assert all(p.points_lost is None and p.qwirkles_made is None for p in analysis.players)  # the library's side
+    stats = one.page.evaluate("() => [...document.querySelectorAll('#players .stats')].map((e) => e.textContent)")
+    assert len(stats) == 2
+    for text in stats:
+        assert "n/a points lost" in text and "n/a Qwirkles made" in text and "n/a missed" in text
+        assert "null" not in text and "0 points lost" not in text

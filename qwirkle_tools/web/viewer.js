@@ -44,8 +44,8 @@
     return game.palette[((p % game.palette.length) + game.palette.length) % game.palette.length];
   }
 
-  function plural(n, word) {
-    return n + " " + word + (n === 1 ? "" : "s");
+  function plural(n, word) {  // a figure the record cannot tell (null) is "n/a", never 0
+    return n === null || n === undefined ? "n/a " + word + "s" : n + " " + word + (n === 1 ? "" : "s");
   }
 
   // A tile drawn in a unit cell centred on (0, 0): its dark face and its shape.
@@ -450,7 +450,7 @@
     if (s) {
       const acc = s.accuracy === null ? "n/a" : (100 * s.accuracy).toFixed(1) + "%";
       card.appendChild(el("div", { class: "stats" }, "whole game: accuracy " + acc + " over " + plural(s.analysed, "turn") +
-        ", " + plural(s.lost, "point") + " lost, " + plural(s.made, "Qwirkle") + " made, " + s.missed + " missed, " +
+        ", " + plural(s.lost, "point") + " lost, " + plural(s.made, "Qwirkle") + " made, " + (s.missed === null ? "n/a" : s.missed) + " missed, " +
         plural(s.gifts, "gift")));
     }
     playersBox.appendChild(card);
@@ -564,7 +564,8 @@
       if (t.an && t.an.lost) {
         details.push(detailLine("analysis", "", plural(t.an.lost, "point") + " lost: the best move" +
           (t.cands && t.cands.length ? ", " + t.cands.find((c) => c.lost === 0).text + "," : "") + " scored " + t.an.best +
-          " (rank " + t.an.rank + " of " + plural(t.an.moves, "legal move") + "; rack " + t.an.rack + ")"));
+          (t.an.rank === null || t.an.rank === undefined ? " (" : " (rank " + t.an.rank + " of ") +
+          plural(t.an.moves, "legal move") + "; rack " + t.an.rack + ")"));
       }
       if (t.verdict) {
         const v = t.verdict; // (a better-move flag above already says it all)

@@ -36,3 +36,14 @@ def test_the_setup_and_result_messages_count_right() -> None:
     assert findings(one)  # the result's one score for two players
     text = " ".join(f.message for f in check_data(one)[1])
     assert "1 score for 2 players" in text and "1 scores" not in text
+
+
+def test_the_endgame_solver_of_a_record_of_one_turn() -> None:
+    import pytest
+
+    from qwirkle_tools.play.endgame import NotAnEndgame, position
+
+    record = from_data(game(place(0, "rc@0,0", 1)))
+    with pytest.raises(NotAnEndgame) as told:
+        position(record, turn=5)
+    assert "the record has 1 turn (" in str(told.value)

@@ -34,6 +34,7 @@ from ..core.frontier import branching
 from ..core.movegen import generate_raw
 from ..core.rules import playable_tile
 from ..core.safetext import one_line
+from ..core.text import count
 from ..core.tiles import TILES, format_tiles
 from ..formats.jsontext import JSON
 from ..formats.record import Record, Turn
@@ -331,7 +332,7 @@ def solve(game: Game, seconds: float | None = 5.0, max_nodes: int | None = None,
     if len(game.names) != 2:
         raise NotAnEndgame(f"the endgame solver takes two-player games, not {len(game.names)} players")
     if game.bag_size:
-        raise NotAnEndgame(f"the bag still holds {game.bag_size} tiles: the endgame starts when it is empty")
+        raise NotAnEndgame(f"the bag still holds {count(game.bag_size, 'tile')}: the endgame starts when it is empty")
     if game.is_over():
         raise NotAnEndgame("the game is over: there is nothing to solve")
     with branching():
@@ -415,7 +416,8 @@ def position(record: Record, turn: int | None = None) -> tuple[Game, Move | None
     """
     last = len(record.turns) + 1
     if turn is not None and not 1 <= turn <= last:
-        raise NotAnEndgame(f"--turn {turn}: the record has {len(record.turns)} turns (1 to {last}, {last} after the last)")
+        raise NotAnEndgame(f"--turn {turn}: the record has {count(len(record.turns), 'turn')} "
+                           f"(1 to {last}, {last} after the last)")
     if turn is None:
         history = replay(record)
         turn = next((k + 1 for k in range(len(record.turns) + 1) if history.state(k).bag == 0), None)

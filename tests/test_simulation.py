@@ -209,3 +209,22 @@ def test_settings_are_checked() -> None:
     with pytest.raises(ValueError):
         Settings(iterations=0)
     assert ITERATIONS >= Settings().minimum
+
+
+def test_a_qbp_bot_passes_go_movetime_to_sim(monkeypatch: pytest.MonkeyPatch) -> None:
+    from qwirkle_tools.bots.qbp import go_line, position_line, rack_line, serve
+
+    seen: list[int | None] = []
+
+    def spy(view: Any, seed: int, movetime_ms: int | None = None, settings: Any = None) -> Any:
+        seen.append(movetime_ms)
+        return policies.greedy(view)
+
+    monkeypatch.setattr(policies, "sim_choose", spy)
+    game = midgame()
+    view = game.view(game.to_move)
+    said: list[str] = []
+    lines = [f"newgame players 2 seat {view.seat}", position_line(view), rack_line(view), go_line(250), "go", "quit"]
+    serve(policies.sim, lines, said.append, "sim", timed=policies.TIMED["sim"])
+    answers = [s for s in said if s.startswith("bestmove")]
+    assert seen == [250, None] and len(answers) == 2 and answers[0] == f"bestmove {policies.greedy(view)}"

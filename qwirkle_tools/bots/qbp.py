@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 
 from ..core.safetext import json_text
 from ..core.tiles import parse_tiles
@@ -111,11 +112,15 @@ def serve(choose: Callable[[SeatView, int], Move], lines: Iterable[str], say: Ca
         elif command == "go":
             movetime = _movetime(words)
             if timed is not None and movetime is not None:
-                say(f"bestmove {_answer(lambda view, seed: timed(view, seed, movetime), state, say)}")
+                say(f"bestmove {_answer(partial(_timed, timed, movetime), state, say)}")
             else:
                 say(f"bestmove {_answer(choose, state, say)}")
         elif command == "quit":
             return
+
+
+def _timed(timed: Callable[[SeatView, int, int], Move], movetime: int, view: SeatView, seed: int) -> Move:
+    return timed(view, seed, movetime)
 
 
 def _movetime(words: list[str]) -> int | None:

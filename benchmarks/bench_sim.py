@@ -1,7 +1,7 @@
 """The simulation engine (``sim``) in matches, with the match runner, and its speed.
 
-    python benchmarks/bench_sim.py [--games 200] [--opponent greedy] [--movetime 1000] [--seed 9100000]
-                                   [--variant plies=1,candidates=6,iterations=48 ...]
+    python benchmarks/bench_sim.py [--games 200] [--opponent greedy] [--movetime 60000] [--seed 9100000]
+                                   [--variant plies=1,candidates=6,iterations=48 ...] [--every 50]
 
 Plays ``--games`` two-player games of ``sim`` (player A) against each
 ``--opponent`` (repeat the option) with :mod:`qwirkle_tools.bots.match`:
@@ -14,16 +14,18 @@ sim's mean time per move (all its moves, then those it simulated, then the
 endgame moves it handed to the solver), the positions (turns played out) per second
 of simulation, and the iterations per simulated move.
 
-With the default ``--movetime`` (1,000 ms, the match runner's) the iteration
-budget decides (so a row is reproducible); a smaller one caps the time per
-move, and the results then depend on the machine's speed. Run it under
-``nice -n 10`` on a shared machine.
+With the default ``--movetime`` (60,000 ms) the iteration budget decides,
+even on a loaded machine (so a row is reproducible); a smaller one, such as
+the match runner's 1,000 ms, caps the wall time per move, and the results
+may then depend on the machine's speed and load. Run it under ``nice -n 10``
+on a shared machine.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import sys
 import time
 from collections.abc import Sequence
 
@@ -55,15 +57,21 @@ def register(name: str, settings: simulation.Settings, tally: simulation.Tally) 
     policies.TIMED[name] = timed
 
 
-def row(opponent: str, settings: simulation.Settings, games: int, seed: int, movetime: int) -> str:
+def row(opponent: str, settings: simulation.Settings, games: int, seed: int, movetime: int, every: int = 0) -> str:
+    """The row of one match (with ``every``, the row so far printed to standard error every that many games)."""
     tally = simulation.Tally()
     register("sim-bench", settings, tally)
     match = Match("sim-bench", opponent, games, seed, movetime)
     results = Tally()
     started = time.perf_counter()
-    for game in run_games(match, jobs=1):
+    for n, game in enumerate(run_games(match, jobs=1), 1):
         results.add(game)
-    seconds = time.perf_counter() - started
+        if every and n % every == 0 and n < games:
+            print(_row(opponent, settings, results, tally, time.perf_counter() - started), file=sys.stderr, flush=True)
+    return _row(opponent, settings, results, tally, time.perf_counter() - started)
+
+
+def _row(opponent: str, settings: simulation.Settings, results: Tally, tally: simulation.Tally, seconds: float) -> str:
     s = results.summary()
     a = s.a
     moves = len(tally.per_move)
@@ -83,16 +91,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--opponent", action="append", help="greedy, lookahead, random, ... (repeat)")
-    parser.add_argument("--movetime", type=int, default=1_000, help="ms a move (a cap on sim's time)")
+    parser.add_argument("--movetime", type=int, default=60_000, help="ms a move (a cap on sim's wall time)")
     parser.add_argument("--seed", type=int, default=9_100_000)
     parser.add_argument("--variant", action="append", help="settings, as plies=1,candidates=6 (repeat)")
+    parser.add_argument("--every", type=int, default=0, help="print the row so far every N games (standard error)")
     args = parser.parse_args(argv)
     print("| opponent | settings | games | W-D-L | sim's score rate | 95 % interval | margin (95 %) | s/game | "
           "sim ms/move (moves) | simulated (moves) | endgame (moves) | positions/s | iterations/move |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |", flush=True)
     for opponent in args.opponent or ["greedy"]:
         for text in args.variant or [""]:
-            print(row(opponent, variant(text), args.games, args.seed, args.movetime), flush=True)
+            print(row(opponent, variant(text), args.games, args.seed, args.movetime, args.every), flush=True)
 
 
 if __name__ == "__main__":

@@ -141,8 +141,33 @@ class BoardData:
                         j &= run[0]
                 self.joinable[f] = j
 
+    def copy(self) -> BoardData:
+        """A copy to be brought up to date on its own (the placements, a cache for one frame, shared)."""
+        other: BoardData = object.__new__(BoardData)
+        for name in ("bonus", "bounds", "x0", "y0", "width", "w", "placements"):
+            setattr(other, name, getattr(self, name))
+        for name in ("cells", "before_x", "after_x", "before_y", "after_y", "joinable", "records", "info_x", "info_y"):
+            setattr(other, name, getattr(self, name).copy())
+        return other
+
 
 _local = threading.local()
+
+
+def kept() -> BoardData | None:
+    """A copy of this thread's board data (``None`` if there is none), for :func:`restore`:
+    a search that takes tiles back (a board no longer a superset of the last one's) would
+    otherwise have the data worked out afresh."""
+    data: BoardData | None = getattr(_local, "data", None)
+    return None if data is None else data.copy()
+
+
+def restore(saved: BoardData | None) -> None:
+    """Make a copy of ``saved`` (from :func:`kept`) this thread's board data again. Safe
+    whatever the next board: :func:`board_data` still uses it only for a board that holds
+    all its cells."""
+    if saved is not None:
+        _local.data = saved.copy()
 
 
 def board_data(cells: dict[int, int], bonus: int) -> BoardData:

@@ -68,17 +68,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..core.board import Placement, key_cell
+from ..core.frontier import kept, restore
 from ..core.movegen import RawMove, TooManyMoves, generate_raw
 from ..core.rules import Rules
 from ..core.tiles import RACK_SIZE, TILES
 from .endgame import solve
 from .game import Game, Move, SeatView
 
-CANDIDATES = 6
+CANDIDATES = 5
 """K: the placements the static ranking puts first, simulated."""
 PLIES = 2
 """N: the turns played out after the candidate (the reply, then the mover's next)."""
-ITERATIONS = 32
+ITERATIONS = 24
 """The most iterations per move (each plays every candidate still in the running once)."""
 MINIMUM = 8
 """The iterations before a candidate may be dropped."""
@@ -86,7 +87,7 @@ CHECK_EVERY = 4
 """After :data:`MINIMUM`, the candidates are compared every this many iterations."""
 Z = 2.0
 """A candidate is dropped when the leader beats it by more than this many standard errors."""
-ENDGAME_NODES = 30
+ENDGAME_NODES = 20
 """The endgame solver's positions per move once the bag is empty (two players)."""
 MOVE_LIMIT = 5_000
 """A position with more legal moves than this is not simulated: the best-scoring move is played
@@ -259,6 +260,7 @@ class _Run:
         self.positions = 0
         whole = len(rack)
         self.scores = [0 if m is None else rules.scored(m[0], len(m[3]), whole, bag) for m in moves]
+        self.root = kept()  # the move generator's data for the root's board (the ranking's last call)
 
     def iterate(self, rng: random.Random) -> None:
         """One iteration: a shuffle of the unseen tiles, every live candidate played out on it."""
@@ -281,6 +283,7 @@ class _Run:
         spread = float(score)
         players = len(racks)
         over = False
+        restore(self.root)  # (so each ply's moves are generated from the root's board data and the tiles added since)
         try:
             if move is not None:
                 top = _place(cells, racks[0], move, placed, order, at, top)
@@ -385,7 +388,7 @@ def _endgame(cells: dict[int, int], rack: list[int], pool: Sequence[int], rules:
         tally.endgame_seconds += time.monotonic() - started
     mine = None
     if played is not False:
-        mine = next(e for e in entries if e.move == played)
+        mine = next((e for e in entries if e.move == played), None)  # (None: not a legal move here)
     return entries, mine
 
 

@@ -228,3 +228,26 @@ def test_a_qbp_bot_passes_go_movetime_to_sim(monkeypatch: pytest.MonkeyPatch) ->
     serve(policies.sim, lines, said.append, "sim", timed=policies.TIMED["sim"])
     answers = [s for s in said if s.startswith("bestmove")]
     assert seen == [250, None] and len(answers) == 2 and answers[0] == f"bestmove {policies.greedy(view)}"
+
+
+def test_restored_board_data_generates_what_fresh_data_does() -> None:
+    from qwirkle_tools.core import frontier
+
+    game = midgame(seed=8, turns=12)
+    view = game.view(game.to_move)
+    root = dict(view.board.cells)
+    rack = [int(t) for t in view.rack]
+    moves = generate_raw(root, rack, DEFAULT_RULES)
+    saved = frontier.kept()
+    assert saved is not None and saved.cells == root
+    for move in moves[:12]:  # each move put down on the root's board, then taken up again
+        frontier.restore(saved)
+        cells = {**root, **dict(zip(move[2], move[3]))}
+        left = list(rack)
+        for t in move[3]:
+            left.remove(t)
+        pool = [t for t, c in enumerate(view.unseen) for _ in range(c)][:6]
+        restored = [generate_raw(cells, hand, DEFAULT_RULES) for hand in (left, pool)]
+        frontier._local.data = None  # worked out afresh
+        assert restored == [generate_raw(cells, hand, DEFAULT_RULES) for hand in (left, pool)]
+    assert saved.cells == root  # the copy kept is never changed

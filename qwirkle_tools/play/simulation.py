@@ -130,7 +130,8 @@ def no_leave(kept: Sequence[int], cells: Mapping[int, int], bag: int) -> float:
 SCORE_ONLY = Static(score_ranking, no_leave)
 """Score-only candidates and a leave of 0: the static player until the equity player is merged."""
 STATIC = SCORE_ONLY
-"""The static player in use (the one line to change for equity: see :func:`from_equity`)."""
+"""The static player in use. The switch to the equity player is this one line:
+``STATIC = from_equity(equity.ranked, leaves.default())`` (see :func:`from_equity`)."""
 
 
 def from_equity(ranked: Callable[..., Sequence[object]], leaves: object) -> Static:

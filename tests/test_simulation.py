@@ -147,11 +147,14 @@ def test_the_played_move_is_judged_among_the_candidates() -> None:
 
 # -- the endgame hand-over -------------------------------------------------------------
 
+UNBOUNDED = Settings(endgame_nodes=1_000_000, small_nodes=1_000_000)
+
+
 def test_with_the_bag_empty_the_solver_decides() -> None:
     game, truth = endgame_where_greedy_loses()
     greedy = game.legal_moves()[0]
     view = game.view(game.to_move)
-    chosen = choose(view, 1, settings=Settings(endgame_nodes=1_000_000))
+    chosen = choose(view, 1, settings=UNBOUNDED)
     assert chosen is not None and chosen != greedy
     points = game.push(chosen)
     from_solver = solve(game, seconds=None).value if not game.is_over() else 0
@@ -160,7 +163,7 @@ def test_with_the_bag_empty_the_solver_decides() -> None:
     cells, rack, pool, _, _ = position(game)
     played = next(m for m in generate_raw(cells, rack, DEFAULT_RULES)
                   if frozenset(zip(m[2], m[3])) == frozenset((p.key, int(p.tile)) for p in greedy.tiles))
-    ranked, mine = evaluate(cells, rack, pool, [len(pool)], 0, DEFAULT_RULES, 1, Settings(endgame_nodes=1_000_000),
+    ranked, mine = evaluate(cells, rack, pool, [len(pool)], 0, DEFAULT_RULES, 1, UNBOUNDED,
                             played=played)
     assert all(e.exact for e in ranked) and ranked[0].value == truth
     assert mine is not None and mine.value < truth
@@ -179,7 +182,7 @@ def test_a_three_player_game_with_the_bag_empty_is_simulated() -> None:
 # -- the policy in games and matches ---------------------------------------------------
 
 def test_the_policy_plays_whole_legal_games() -> None:
-    quick = Settings(candidates=3, iterations=6, minimum=3, endgame_nodes=10)
+    quick = Settings(candidates=3, iterations=6, minimum=3, endgame_nodes=10, small_nodes=50)
     game = Game.deal(players=2, seed=11)
     while not game.is_over():
         view = game.view(game.to_move)

@@ -43,8 +43,9 @@ the tiles the mover has not seen, the other racks' sizes, the bag's count):
 With the bag empty in a two-player game nothing is hidden (the unseen tiles
 are the other rack), so the position goes to the exact endgame solver
 (:func:`~qwirkle_tools.play.endgame.solve`) with :attr:`Settings.endgame_nodes`
-positions (and the time budget, if one is given): its proven, or best found,
-move.
+positions (:attr:`Settings.small_nodes` when the racks hold at most
+:data:`SMALL_ENDGAME` tiles together), and the time budget if one is given:
+its proven, or best found, move.
 
 Reproducible: with an iteration budget only (no ``movetime_ms``), the same
 position and seed give the same choice and the same values. With a time
@@ -87,8 +88,15 @@ CHECK_EVERY = 4
 """After :data:`MINIMUM`, the candidates are compared every this many iterations."""
 Z = 2.0
 """A candidate is dropped when the leader beats it by more than this many standard errors."""
-ENDGAME_NODES = 20
-"""The endgame solver's positions per move once the bag is empty (two players)."""
+ENDGAME_NODES = 12
+"""The endgame solver's positions per move once the bag is empty (two players). At 12 it does
+no wasted work: the exact search stops at once, the deepening completes depth 1 (every move
+valued by a greedy playout to the end) and stops at the first node of depth 2 (a node of depth 2
+costs a playout per reply: depth 2 cannot be finished within a few dozen nodes)."""
+SMALL_ENDGAME = 6
+"""An endgame with at most this many tiles in the two racks together gets :data:`SMALL_NODES`."""
+SMALL_NODES = 1_000
+"""The solver's positions in a small endgame: enough to prove most (they have few moves)."""
 MOVE_LIMIT = 5_000
 """A position with more legal moves than this is not simulated: the best-scoring move is played
 (real games have at most a few hundred; only pathological boards have more)."""
@@ -156,9 +164,11 @@ class Settings:
     minimum: int = MINIMUM
     z: float = Z
     endgame_nodes: int = ENDGAME_NODES
+    small_nodes: int = SMALL_NODES
 
     def __post_init__(self) -> None:
-        if self.candidates < 1 or self.iterations < 1 or self.plies < 0 or self.minimum < 1 or self.endgame_nodes < 1:
+        counts = (self.candidates, self.iterations, self.minimum, self.endgame_nodes, self.small_nodes)
+        if min(counts) < 1 or self.plies < 0:
             raise ValueError("candidates, iterations, minimum and endgame nodes must be at least 1, plies at least 0")
 
 
@@ -377,7 +387,8 @@ def _endgame(cells: dict[int, int], rack: list[int], pool: Sequence[int], rules:
     board = [Placement(TILES[t], *key_cell(k)) for k, t in cells.items()]
     game = Game(("mover", "other"), [rack, list(pool)], [], 0, rules, board=board)
     include = [] if played is False else [Move.pass_turn() if played is None else as_move(played)]  # type: ignore[arg-type]
-    solution = solve(game, None if movetime_ms is None else movetime_ms / 1000, settings.endgame_nodes,
+    nodes = settings.small_nodes if len(rack) + len(pool) <= SMALL_ENDGAME else settings.endgame_nodes
+    solution = solve(game, None if movetime_ms is None else movetime_ms / 1000, nodes,
                      settings.candidates if others is None else others, include)
     raw = {frozenset(zip(m[2], m[3])): m for m in generate_raw(cells, rack, rules)}
     entries = []

@@ -254,3 +254,12 @@ def test_restored_board_data_generates_what_fresh_data_does() -> None:
         frontier._local.data = None  # worked out afresh
         assert restored == [generate_raw(cells, hand, DEFAULT_RULES) for hand in (left, pool)]
     assert saved.cells == root  # the copy kept is never changed
+
+
+def test_an_unknown_bag_is_what_the_racks_do_not_hold() -> None:
+    cells, rack, pool, sizes, bag = position(midgame())
+    assert bag == len(pool) - sizes[0]
+    assert evaluate(cells, rack, pool, sizes, None, DEFAULT_RULES, 2) == evaluate(cells, rack, pool, sizes, bag,
+                                                                                  DEFAULT_RULES, 2)
+    with pytest.raises(ValueError, match="only 3 are unseen"):
+        evaluate(cells, rack, pool[:3], sizes, 0, DEFAULT_RULES, 2)

@@ -209,7 +209,7 @@ class Tally:
     per_move: list[float] = field(default_factory=list)
 
 
-def evaluate(cells: Mapping[int, int], rack: Sequence[int], pool: Sequence[int], sizes: Sequence[int], bag: int,
+def evaluate(cells: Mapping[int, int], rack: Sequence[int], pool: Sequence[int], sizes: Sequence[int], bag: int | None,
              rules: Rules, seed: int, settings: Settings = DEFAULT, played: RawMove | None | bool = False,
              movetime_ms: int | None = None, static: Static | None = None, tally: Tally | None = None
              ) -> tuple[list[Simulated], Simulated | None]:
@@ -219,8 +219,9 @@ def evaluate(cells: Mapping[int, int], rack: Sequence[int], pool: Sequence[int],
 
     ``pool``: the tiles the mover has not seen, a tile per copy; ``sizes``:
     the opponents' rack sizes in turn order from the mover's; ``bag``: the
-    bag's count. The ranking: the candidates still in the running by value
-    (ties to the static order), then those dropped, by value. With the bag
+    bag's count (``None``, not known: the unseen tiles the racks do not
+    hold). The ranking: the candidates still in the running by value (ties
+    to the static order), then those dropped, by value. With the bag
     empty and one opponent the endgame solver values the moves (``exact``).
 
     Raises:
@@ -232,6 +233,8 @@ def evaluate(cells: Mapping[int, int], rack: Sequence[int], pool: Sequence[int],
     rack = list(rack)
     if sum(sizes) > len(pool):
         raise ValueError(f"the opponents hold {sum(sizes)} tiles but only {len(pool)} are unseen")
+    if bag is None:
+        bag = len(pool) - sum(sizes)
     if bag == 0 and len(sizes) == 1:
         return _endgame(cells, rack, pool, rules, settings, played, movetime_ms, tally)
     started = time.monotonic()

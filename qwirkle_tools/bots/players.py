@@ -2,8 +2,8 @@
 
 A player is named by a *spec* (:func:`load`):
 
-* ``greedy``, ``random``, ``lookahead``: a built-in policy
-  (:mod:`qwirkle_tools.play.policies`);
+* ``greedy``, ``random``, ``lookahead``, ``sim``: a built-in policy
+  (:mod:`qwirkle_tools.play.policies`; ``sim`` is given the match's movetime);
 * ``module:function`` or ``path/to/file.py:function``: a Python function
   that receives a :class:`~qwirkle_tools.play.game.SeatView` and returns a
   :class:`~qwirkle_tools.play.game.Move` or its text (it runs in the referee's
@@ -40,7 +40,7 @@ from typing import IO, Any, Protocol
 
 from ..core.errors import QwirkleError
 from ..play.game import Move, MoveError, SeatView
-from ..play.policies import BUILT_IN, POLICIES, Policy
+from ..play.policies import BUILT_IN, POLICIES, TIMED, Policy, TimedPolicy
 from .qbp import go_line, newgame_line, parse_bestmove, position_line, rack_line
 
 GRACE_MS = 1_000
@@ -87,10 +87,12 @@ class Bot(Protocol):
 
 @dataclass
 class PolicyBot:
-    """A built-in policy, in the referee's process."""
+    """A built-in policy, in the referee's process; ``timed``, when given, is
+    called instead, with the match's time per move."""
 
     spec: str
     policy: Policy
+    timed: TimedPolicy | None = None
 
     @property
     def name(self) -> str:
@@ -103,6 +105,8 @@ class PolicyBot:
         pass
 
     def choose(self, view: SeatView, seed: int, movetime_ms: int) -> Move:
+        if self.timed is not None:
+            return self.timed(view, seed, movetime_ms)
         return self.policy(view, seed)
 
     def close(self) -> None:
@@ -365,7 +369,7 @@ def load(spec: str, log: Path | None = None, memory_mb: int = MEMORY_MB, grace_m
     if spec.startswith("cmd:"):
         return ProcessBot(spec, log, memory_mb, grace_ms)
     if spec in BUILT_IN:
-        return PolicyBot(spec, BUILT_IN[spec])
+        return PolicyBot(spec, BUILT_IN[spec], TIMED.get(spec))
     where, colon, attribute = spec.rpartition(":")
     if not colon or not where or not attribute:
         raise BotError(f"unknown player {spec!r}: give a policy ({', '.join(POLICIES)}), "

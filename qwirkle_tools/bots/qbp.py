@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 
 from ..core.safetext import json_text
 from ..core.tiles import parse_tiles
@@ -74,11 +75,12 @@ class _Seat:
 
 
 def serve(choose: Callable[[SeatView, int], Move], lines: Iterable[str], say: Callable[[str], None],
-          name: str, author: str = "qwirkle-tools") -> None:
+          name: str, author: str = "qwirkle-tools", timed: Callable[[SeatView, int, int], Move] | None = None) -> None:
     """Answer a referee: read its ``lines``, ``say`` each reply (one line, no line end).
 
     ``choose(view, seed)`` picks the move; the seed is the turn's number, so
-    the same game is played the same way. A message this bot cannot act on
+    the same game is played the same way. ``timed``, if given, is called
+    instead when ``go`` gives a ``movetime`` (with it, in milliseconds). A message this bot cannot act on
     (a position that is not a record, a rack that is not tiles) is answered
     with ``info error ...`` and, on ``go``, with ``bestmove pass``: the
     referee then judges the move; the bot never stops on bad input. Returns
@@ -108,9 +110,26 @@ def serve(choose: Callable[[SeatView, int], Move], lines: Iterable[str], say: Ca
         elif command == "rack":
             state.rack = " ".join(words[1:])
         elif command == "go":
-            say(f"bestmove {_answer(choose, state, say)}")
+            movetime = _movetime(words)
+            if timed is not None and movetime is not None:
+                say(f"bestmove {_answer(partial(_timed, timed, movetime), state, say)}")
+            else:
+                say(f"bestmove {_answer(choose, state, say)}")
         elif command == "quit":
             return
+
+
+def _timed(timed: Callable[[SeatView, int, int], Move], movetime: int, view: SeatView, seed: int) -> Move:
+    return timed(view, seed, movetime)
+
+
+def _movetime(words: list[str]) -> int | None:
+    """The ``movetime`` of a ``go`` line's words (``None``: none given, or not a positive number)."""
+    try:
+        value = int(words[words.index("movetime") + 1])
+    except (ValueError, IndexError):
+        return None
+    return value if value > 0 else None
 
 
 def _answer(choose: Callable[[SeatView, int], Move], state: _Seat, say: Callable[[str], None]) -> Move:

@@ -81,7 +81,7 @@ def match(
 
 @command
 def bot(
-    policy: Annotated[str, typer.Option("--policy", help="The built-in player to be: greedy, random, lookahead or equity.")]
+    policy: Annotated[str, typer.Option("--policy", help="The built-in player to be: greedy, random, lookahead, equity or sim.")]
     = "greedy",
 ) -> None:
     """Be a bot: answer a referee in the Qwirkle bot protocol on standard input and output.
@@ -94,6 +94,7 @@ def bot(
         qwirkle match cmd:'qwirkle bot --policy lookahead' greedy --games 10 -o match.jsonl
     """
     from ..bots.qbp import serve
+    from ..play.policies import TIMED
     from ..play.policies import policy as find
 
     try:
@@ -105,4 +106,4 @@ def bot(
         sys.stdout.write(line + "\n")
         sys.stdout.flush()
 
-    serve(choose, sys.stdin, say, f"qwirkle-tools {policy}")
+    serve(choose, sys.stdin, say, f"qwirkle-tools {policy}", timed=TIMED.get(policy))

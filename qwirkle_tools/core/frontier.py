@@ -155,6 +155,22 @@ class BoardData:
 _local = threading.local()
 
 
+def kept() -> BoardData | None:
+    """A copy of this thread's board data (``None`` if there is none), for :func:`restore`:
+    a search that takes tiles back (a board no longer a superset of the last one's) would
+    otherwise have the data worked out afresh."""
+    data: BoardData | None = getattr(_local, "data", None)
+    return None if data is None else data.copy()
+
+
+def restore(saved: BoardData | None) -> None:
+    """Make a copy of ``saved`` (from :func:`kept`) this thread's board data again. Safe
+    whatever the next board: :func:`board_data` still uses it only for a board that holds
+    all its cells."""
+    if saved is not None:
+        _local.data = saved.copy()
+
+
 def board_data(cells: dict[int, int], bonus: int) -> BoardData:
     """The board data for ``cells``: this thread's last, brought up to date if
     ``cells`` has all its cells (and more), else built afresh (within

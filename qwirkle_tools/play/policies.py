@@ -3,7 +3,9 @@
 * ``greedy``: the legal placement that scores most (end bonus included);
 * ``random``: any legal placement, uniformly;
 * ``lookahead``: the look-ahead engine's placement (:mod:`qwirkle_tools.play.lookahead`);
-* ``equity``: the move of highest score plus leave value, exchanges included (:mod:`qwirkle_tools.play.equity`).
+* ``equity``: the move of highest score plus leave value, exchanges included (:mod:`qwirkle_tools.play.equity`);
+* ``sim``: the simulation engine's placement (:mod:`qwirkle_tools.play.simulation`), within a
+  time per move when one is given (:data:`TIMED`).
 
 A player with no legal placement exchanges its whole rack (as much of it as
 the bag allows); with the bag empty it passes. Each choice is seeded (the
@@ -21,12 +23,17 @@ from ..core.tiles import TILES
 from .equity import equity
 from .game import Move, SeatView
 from .lookahead import DEFAULT, Settings, choose
+from .simulation import DEFAULT as SIM_DEFAULT
+from .simulation import Settings as SimSettings
+from .simulation import choose as sim_choose
 
-PolicyName = Literal["greedy", "random", "lookahead", "equity"]
-POLICIES: tuple[PolicyName, ...] = ("greedy", "random", "lookahead", "equity")
+PolicyName = Literal["greedy", "random", "lookahead", "equity", "sim"]
+POLICIES: tuple[PolicyName, ...] = ("greedy", "random", "lookahead", "equity", "sim")
 
 Policy = Callable[[SeatView, int], Move]
 """A policy: the move for a seat's view and a seed."""
+TimedPolicy = Callable[[SeatView, int, int], Move]
+"""A policy that also takes a time per move, in milliseconds (a match's ``--movetime``)."""
 
 
 def greedy(view: SeatView, seed: int = 0) -> Move:
@@ -58,6 +65,16 @@ def lookahead(view: SeatView, seed: int = 0, settings: Settings = DEFAULT) -> Mo
     return Move.place((Placement(TILES[t], *key_cell(k)) for k, t in zip(keys, tiles)), score)
 
 
+def sim(view: SeatView, seed: int = 0, movetime_ms: int | None = None, settings: SimSettings = SIM_DEFAULT) -> Move:
+    """The simulation engine's placement (racks and draws sampled by ``seed``), else the fallback.
+
+    Its budget: :data:`~qwirkle_tools.play.simulation.ITERATIONS` iterations (with
+    statistical stopping) and, when ``movetime_ms`` is given, at most that time
+    (a time budget makes the choice depend on the machine's speed)."""
+    found = sim_choose(view, seed, movetime_ms, settings)
+    return fallback(view) if found is None else found
+
+
 def fallback(view: SeatView) -> Move:
     """With no placement: exchange the whole rack, as much of it as the bag allows; else pass."""
     if view.bag:
@@ -65,7 +82,10 @@ def fallback(view: SeatView) -> Move:
     return Move.pass_turn()
 
 
-BUILT_IN: dict[str, Policy] = {"greedy": greedy, "random": random_placement, "lookahead": lookahead, "equity": equity}
+BUILT_IN: dict[str, Policy] = {"greedy": greedy, "random": random_placement, "lookahead": lookahead, "equity": equity,
+                               "sim": sim}
+TIMED: dict[str, TimedPolicy] = {"sim": sim}
+"""The built-in policies that take a match's time per move (the others ignore it)."""
 
 
 def policy(name: str) -> Policy:
@@ -80,5 +100,5 @@ def policy(name: str) -> Policy:
     return found
 
 
-__all__ = ["BUILT_IN", "POLICIES", "Policy", "PolicyName", "equity", "fallback", "greedy", "lookahead", "policy",
-           "random_placement"]
+__all__ = ["BUILT_IN", "POLICIES", "TIMED", "Policy", "PolicyName", "TimedPolicy", "equity", "fallback", "greedy",
+           "lookahead", "policy", "random_placement", "sim"]

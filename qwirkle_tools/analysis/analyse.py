@@ -80,7 +80,7 @@ from .verdicts import ENGINES, Candidate, EngineFunction, Position, Shown, Verdi
 from .verdicts import engine as pick_engine
 
 RackSource = str  # "recorded", "deduced", "placed-tiles", "unknown"
-Engine = Literal["greedy", "lookahead"]
+Engine = Literal["greedy", "lookahead", "sim"]
 """The engines :func:`analyse` knows by name: ``greedy`` (scores alone) and
 those of :data:`~qwirkle_tools.analysis.verdicts.ENGINES`."""
 
@@ -139,6 +139,11 @@ class TurnAnalysis:
     def lookahead(self) -> Verdict | None:
         """The look-ahead engine's verdict, if that engine judged the turn."""
         return self.verdict if self.verdict is not None and self.verdict.engine == "lookahead" else None
+
+    @property
+    def exact_loss(self) -> int | None:
+        """What the move played loses against perfect play, where the engine proved it (the endgame)."""
+        return None if self.verdict is None else self.verdict.exact_loss
 
     @property
     def flags(self) -> tuple[str, ...]:

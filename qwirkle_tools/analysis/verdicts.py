@@ -12,7 +12,10 @@ An engine is one function of a :class:`Position` returning a
 :data:`ENGINES` by name; :func:`engine` picks one with its settings. Adding
 an engine is adding its function there. Today: ``"lookahead"``
 (:mod:`qwirkle_tools.play.lookahead`: score less the next player's expected
-best reply). The verdict is written under its engine's name in a record's
+best reply) and ``"sim"`` (:mod:`qwirkle_tools.play.simulation`: each
+candidate played out on sampled racks and draws; in a two-player game with
+the bag empty, the endgame solver, exact where it proves the position).
+The verdict is written under its engine's name in a record's
 ``turns[].analysis`` (``"lookahead": {...}``), as it was before verdicts
 named their engine.
 """
@@ -22,14 +25,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.board import Placement, key_cell
 from ..core.movegen import Move, RawMove, TooManyMoves
 from ..core.tiles import RACK_SIZE, TILES
 from ..play.engine import History
-from ..play.lookahead import DEFAULT, REPLY_LIMIT, Judged, Settings, judge
+from ..play.lookahead import DEFAULT, REPLY_LIMIT, BudgetSpent, Judged, Settings, judge
 from .moves import move_data
+
+if TYPE_CHECKING:
+    from ..play.simulation import Settings as SimSettings
 
 SHOWN = 8
 """How many candidates a turn lists: the best-scoring legal moves."""
@@ -83,15 +89,26 @@ class Verdict:
     best_value: float
     played_value: float
     values: tuple[float, ...] = ()
+    exact: bool = False
+    """The values are the endgame solver's proven spreads to the end (bag empty, two players)."""
 
     @property
     def value_lost(self) -> float:
         return max(0.0, self.best_value - self.played_value)
 
+    @property
+    def exact_loss(self) -> int | None:
+        """The points the played move loses against perfect play, when the values are exact."""
+        return round(self.value_lost) if self.exact else None
+
     def to_data(self) -> dict[str, object]:
-        return {"best": None if self.best is None else move_data(self.best, self.best_score),
-                "best_value": round(self.best_value, 2), "played_value": round(self.played_value, 2),
-                "value_lost": round(self.value_lost, 2)}
+        d: dict[str, object] = {
+            "best": None if self.best is None else move_data(self.best, self.best_score),
+            "best_value": round(self.best_value, 2), "played_value": round(self.played_value, 2),
+            "value_lost": round(self.value_lost, 2)}
+        if self.exact:
+            d["exact_loss"] = self.exact_loss
+        return d
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +176,94 @@ def lookahead(position: Position, settings: Settings = DEFAULT) -> Verdict | Non
                    tuple(values))
 
 
-ENGINES: dict[str, Callable[..., Verdict | None]] = {"lookahead": lookahead}
+ENDGAME_SECONDS = 2.0
+"""The endgame solver's time for a bag-empty two-player turn judged by ``sim``."""
+
+
+def sim(position: Position, settings: SimSettings | None = None) -> Verdict | None:
+    """The simulation engine's verdict (:func:`~qwirkle_tools.play.simulation.evaluate`, seeded by
+    the turn, so the same record gives the same analysis), every candidate simulated; with the
+    bag empty in a two-player game, the endgame solver's (:func:`~qwirkle_tools.play.endgame.solve`,
+    :data:`ENDGAME_SECONDS`): exact when it proves the position. ``None`` for a placement that is
+    not among the legal moves. The record's budget is charged the turns played out times the
+    position's legal moves (an estimate of what they generate).
+
+    Raises:
+        TooManyMoves: the position has more legal moves than the engine takes.
+        BudgetSpent: the record's budget ran out.
+    """
+    from ..play.simulation import DEFAULT as SIM
+    from ..play.simulation import Tally, evaluate
+
+    history, i, raw = position.history, position.index, position.moves
+    if position.budget[0] <= 0:
+        raise BudgetSpent
+    state = history.before(i)
+    turn = history.turns[i]
+    assert turn is not None  # judged only for turns that were read
+    played: RawMove | None = None  # an exchange or a pass is valued as a pass
+    if turn.action == "place" and turn.tiles:
+        key = frozenset((pl.key, int(pl.tile)) for pl in turn.tiles)
+        played = next((m for m in raw if _key(m) == key), None)
+        if played is None:
+            return None
+    players = len(history.record.players)
+    if state.bag == 0 and players == 2:
+        exact = _endgame(position, played)
+        if exact is not None:
+            return exact
+    p = turn.player
+    unseen = state.unseen(p)
+    pool = [t for t in range(len(TILES)) for _ in range(unseen[t])]
+    sizes = [state.rack_sizes[(p + k) % players] for k in range(1, players)]
+    if any(size is None for size in sizes):
+        return None
+    chosen = replace(settings or SIM, candidates=max((settings or SIM).candidates, len(position.candidates)))
+    tally = Tally()
+    ranked, mine = evaluate(state.board.cells, position.rack, pool, [s or 0 for s in sizes], state.bag,
+                            history.record.rules, i + 1, chosen, played, tally=tally)
+    position.budget[0] -= tally.positions * max(1, len(raw))
+    assert mine is not None
+    known = {_key(m.move): m.value for m in ranked if m.move is not None}
+    top = ranked[0]
+    values = tuple(known.get(_key(m), min(known.values(), default=0.0)) for m in position.candidates)
+    return Verdict("sim", None if top.move is None else raw_move(top.move), top.score, top.value, mine.value,
+                   values, exact=all(m.exact for m in ranked))
+
+
+def _endgame(position: Position, played: RawMove | None) -> Verdict | None:
+    """The endgame solver's verdict on a bag-empty two-player turn, exact when proven; ``None``
+    when the record does not tell the position (its racks)."""
+    from ..play.endgame import NotAnEndgame, solve
+    from ..play.endgame import position as endgame_position
+    from ..play.game import Move as GameMove
+
+    try:
+        game, move = endgame_position(position.history.record, position.index + 1)
+    except NotAnEndgame:
+        return None
+    include = [] if move is None else [move]
+    solution = solve(game, seconds=ENDGAME_SECONDS, candidates=len(position.candidates), include=include)
+    position.budget[0] -= solution.nodes * max(1, len(position.moves))
+
+    def same(m: GameMove, raw: RawMove | None) -> bool:
+        if raw is None:
+            return m.action == "pass"
+        return frozenset((pl.key, int(pl.tile)) for pl in m.tiles) == _key(raw)
+
+    valued = {str(c.move): c for c in solution.candidates}
+    mine = next((c for c in solution.candidates if same(c.move, played)), None)
+    if mine is None:
+        return None
+    best = solution.candidates[0]
+    floor = min(c.value for c in solution.candidates)
+    values = tuple(float(next((c.value for c in valued.values() if same(c.move, m)), floor)) for m in position.candidates)
+    best_move = None if best.move.action == "pass" else Move(best.move.tiles, best.move.score or 0, 0)
+    return Verdict("sim", best_move, best.move.score or 0, float(best.value), float(mine.value), values,
+                   exact=solution.proven)
+
+
+ENGINES: dict[str, Callable[..., Verdict | None]] = {"lookahead": lookahead, "sim": sim}
 """Every engine by name, each a function of a :class:`Position` (and its settings)."""
 
 

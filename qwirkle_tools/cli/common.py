@@ -77,6 +77,7 @@ class Format(str, enum.Enum):
 class Engine(str, enum.Enum):
     greedy = "greedy"
     lookahead = "lookahead"
+    sim = "sim"
 
 
 def _fail(message: str) -> NoReturn:

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 
 ENGINE_HELP = ("greedy: judge by this turn's score (fast); lookahead: also by score less the next player's expected "
-               "best reply (see the README).")
+               "best reply; sim: also by simulation, the endgame solved exactly where it can be (slowest; see the README).")
 VIEW_ENGINE_HELP = ENGINE_HELP + " Default: the engine FILE was annotated with, else greedy."
 
 

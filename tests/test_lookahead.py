@@ -159,7 +159,7 @@ def test_annotate_with_the_engine_is_deterministic_and_complete() -> None:
 
 
 def test_an_unknown_engine_is_refused() -> None:
-    with pytest.raises(ValueError, match="greedy or lookahead"):
+    with pytest.raises(ValueError, match="greedy, lookahead or sim"):
         analyse(from_data(simulated(2, 3)), "deep")  # type: ignore[arg-type]
 
 

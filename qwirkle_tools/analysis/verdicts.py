@@ -176,17 +176,22 @@ def lookahead(position: Position, settings: Settings = DEFAULT) -> Verdict | Non
                    tuple(values))
 
 
-ENDGAME_SECONDS = 2.0
-"""The endgame solver's time for a bag-empty two-player turn judged by ``sim``."""
+ENDGAME_NODES = 20_000
+"""The endgame solver's budget for a bag-empty two-player turn judged by ``sim``, in positions (not
+seconds: the same record gives the same analysis on any machine; about 1.5 s on one core)."""
+SIM_CHARGE = 20
+"""What a turn played out by the simulation costs the record's budget of generated moves (about the
+legal moves of a mid-game rack); an endgame position costs :data:`ENDGAME_CHARGE` (a small rack's)."""
+ENDGAME_CHARGE = 5
 
 
 def sim(position: Position, settings: SimSettings | None = None) -> Verdict | None:
     """The simulation engine's verdict (:func:`~qwirkle_tools.play.simulation.evaluate`, seeded by
     the turn, so the same record gives the same analysis), every candidate simulated; with the
     bag empty in a two-player game, the endgame solver's (:func:`~qwirkle_tools.play.endgame.solve`,
-    :data:`ENDGAME_SECONDS`): exact when it proves the position. ``None`` for a placement that is
-    not among the legal moves. The record's budget is charged the turns played out times the
-    position's legal moves (an estimate of what they generate).
+    :data:`ENDGAME_NODES`): exact when it proves the position. ``None`` for a placement that is
+    not among the legal moves. The record's budget is charged the turns played out and the
+    solver's positions (:data:`SIM_CHARGE`, :data:`ENDGAME_CHARGE`).
 
     Raises:
         TooManyMoves: the position has more legal moves than the engine takes.
@@ -222,7 +227,7 @@ def sim(position: Position, settings: SimSettings | None = None) -> Verdict | No
     tally = Tally()
     ranked, mine = evaluate(state.board.cells, position.rack, pool, [s or 0 for s in sizes], state.bag,
                             history.record.rules, i + 1, chosen, played, tally=tally)
-    position.budget[0] -= tally.positions * max(1, len(raw))
+    position.budget[0] -= tally.positions * SIM_CHARGE
     assert mine is not None
     known = {_key(m.move): m.value for m in ranked if m.move is not None}
     top = ranked[0]
@@ -243,8 +248,8 @@ def _endgame(position: Position, played: RawMove | None) -> Verdict | None:
     except NotAnEndgame:
         return None
     include = [] if move is None else [move]
-    solution = solve(game, seconds=ENDGAME_SECONDS, candidates=len(position.candidates), include=include)
-    position.budget[0] -= solution.nodes * max(1, len(position.moves))
+    solution = solve(game, seconds=None, max_nodes=ENDGAME_NODES, candidates=len(position.candidates), include=include)
+    position.budget[0] -= solution.nodes * ENDGAME_CHARGE
 
     def same(m: GameMove, raw: RawMove | None) -> bool:
         if raw is None:

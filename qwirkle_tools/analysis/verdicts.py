@@ -223,7 +223,8 @@ def sim(position: Position, settings: SimSettings | None = None) -> Verdict | No
     sizes = [state.rack_sizes[(p + k) % players] for k in range(1, players)]
     if any(size is None for size in sizes):
         return None
-    chosen = replace(settings or SIM, candidates=max((settings or SIM).candidates, len(position.candidates)))
+    base = settings or SIM
+    chosen = replace(base, candidates=max(base.candidates, len(position.candidates)))
     tally = Tally()
     ranked, mine = evaluate(state.board.cells, position.rack, pool, [s or 0 for s in sizes], state.bag,
                             history.record.rules, i + 1, chosen, played, tally=tally)
@@ -256,13 +257,12 @@ def _endgame(position: Position, played: RawMove | None) -> Verdict | None:
             return m.action == "pass"
         return frozenset((pl.key, int(pl.tile)) for pl in m.tiles) == _key(raw)
 
-    valued = {str(c.move): c for c in solution.candidates}
     mine = next((c for c in solution.candidates if same(c.move, played)), None)
     if mine is None:
         return None
     best = solution.candidates[0]
     floor = min(c.value for c in solution.candidates)
-    values = tuple(float(next((c.value for c in valued.values() if same(c.move, m)), floor)) for m in position.candidates)
+    values = tuple(float(next((c.value for c in solution.candidates if same(c.move, m)), floor)) for m in position.candidates)
     best_move = None if best.move.action == "pass" else Move(best.move.tiles, best.move.score or 0, 0)
     return Verdict("sim", best_move, best.move.score or 0, float(best.value), float(mine.value), values,
                    exact=solution.proven)

@@ -67,6 +67,7 @@ import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 
 from ..core.board import Placement, key_cell
 from ..core.frontier import kept, restore
@@ -149,7 +150,8 @@ def from_equity(ranked: Callable[..., Sequence[object]], leaves: object) -> Stat
     value: LeaveValue = leaves.value  # type: ignore[attr-defined]
 
     def ranking(cells: dict[int, int], rack: Sequence[int], bag: int, rules: Rules, most: int) -> list[RawMove]:
-        return [v.move for v in ranked(cells, rack, bag, rules, leaves, most)]  # type: ignore[attr-defined]
+        placements = (v.move for v in ranked(cells, rack, bag, rules, leaves) if isinstance(v.move, tuple))  # type: ignore[attr-defined]
+        return list(islice(placements, most))  # (an exchange is never a candidate nor played out)
 
     return Static(ranking, value)
 
@@ -165,6 +167,9 @@ class Settings:
     z: float = Z
     endgame_nodes: int = ENDGAME_NODES
     small_nodes: int = SMALL_NODES
+    endgame: bool = True
+    """``False``: a bag-empty two-player position is simulated like any other, not
+    handed to the solver (to measure what the solver adds)."""
 
     def __post_init__(self) -> None:
         counts = (self.candidates, self.iterations, self.minimum, self.endgame_nodes, self.small_nodes)
@@ -235,7 +240,7 @@ def evaluate(cells: Mapping[int, int], rack: Sequence[int], pool: Sequence[int],
         raise ValueError(f"the opponents hold {sum(sizes)} tiles but only {len(pool)} are unseen")
     if bag is None:
         bag = len(pool) - sum(sizes)
-    if bag == 0 and len(sizes) == 1:
+    if bag == 0 and len(sizes) == 1 and settings.endgame:
         return _endgame(cells, rack, pool, rules, settings, played, movetime_ms, tally)
     started = time.monotonic()
     moves: list[RawMove | None] = list(static.ranking(cells, rack, bag, rules, settings.candidates))
@@ -431,7 +436,7 @@ def choose(view: SeatView, seed: int = 0, movetime_ms: int | None = None, settin
     sizes = [view.rack_sizes[(view.seat + j) % seats] for j in range(1, seats)]
     pool = [t for t, c in enumerate(view.unseen) for _ in range(c)]
     try:
-        if view.bag == 0 and seats == 2:
+        if view.bag == 0 and seats == 2 and settings.endgame:
             ranked, _ = _endgame(cells, rack, pool, view.rules, settings, False, movetime_ms, tally, others=0)
         else:
             first = static.ranking(cells, rack, view.bag, view.rules, 2)

@@ -169,6 +169,39 @@ def test_with_the_bag_empty_the_solver_decides() -> None:
     assert mine is not None and mine.value < truth
 
 
+def test_with_the_solver_off_a_bag_empty_position_is_simulated() -> None:
+    game, _ = endgame_where_greedy_loses()
+    cells, rack, pool, _, _ = position(game)
+    off = Settings(iterations=6, endgame=False)
+    ranked, _ = evaluate(cells, rack, pool, [len(pool)], 0, DEFAULT_RULES, 1, off)
+    assert ranked and not any(e.exact for e in ranked) and all(e.iterations for e in ranked)
+    tally = Tally()
+    chosen = choose(game.view(game.to_move), 1, settings=off, tally=tally)
+    assert chosen is not None and game.is_legal(chosen)
+    assert (tally.endgames, tally.simulated) == (0, 1)
+
+
+def test_the_equity_static_player_never_offers_an_exchange() -> None:
+    from qwirkle_tools.play import equity, leaves
+    from qwirkle_tools.play.simulation import from_equity
+
+    model = leaves.default()
+    static = from_equity(equity.ranked, model)
+    for seed in range(40):  # until equity ranks an exchange among its first moves
+        game = Game.deal(players=2, seed=seed)
+        game.push(game.legal_moves()[0])
+        view = game.view(game.to_move)
+        cells, rack = dict(view.board.cells), [int(t) for t in view.rack]
+        first = equity.ranked(cells, rack, view.bag, view.rules, model, 3)
+        if any(isinstance(v.move, equity.Exchange) for v in first):
+            break
+    else:
+        raise AssertionError("no deal where equity ranks an exchange among its first three")
+    moves = static.ranking(cells, rack, view.bag, view.rules, 3)
+    placements = [v.move for v in equity.ranked(cells, rack, view.bag, view.rules, model) if isinstance(v.move, tuple)]
+    assert moves == placements[:3] and all(isinstance(m, tuple) for m in moves)
+
+
 def test_a_three_player_game_with_the_bag_empty_is_simulated() -> None:
     game = Game.deal(players=3, seed=4)
     while game.bag_size:

@@ -69,6 +69,23 @@ def test_warnings_alone_do_not_fail(tmp_path: Path) -> None:
     assert code == 0 and "wrong-starter" in out
 
 
+@pytest.mark.parametrize("command", [
+    ["rescore"], ["moves", "--turn", "3", "-n", "1"], ["board", "--turn", "3"], ["annotate", "-o", "{out}/a.json"],
+    ["convert", "-o", "{out}/c.json"], ["endgame", "--turn", "62", "--seconds", "0.2"], ["report", "-o", "{out}/report"],
+    ["chart", "-o", "{out}/c.svg"], ["view", "-o", "{out}/v.html"],
+])
+def test_every_command_on_one_game_tells_a_slip_read_past_once(command: list[str], tmp_path: Path) -> None:
+    text = (SAMPLES / "296-295.qgn").read_text(encoding="utf-8")
+    game = tmp_path / "slip.qgn"
+    game.write_text(text.replace("\n6. Ben ", "\n5. Ben ", 1), encoding="utf-8")  # turn 5 written twice
+    name, *options = command
+    code, _, err = run(name, str(game), *(o.format(out=tmp_path) for o in options))
+    assert code == 0, err  # a warning does not fail
+    told = [line for line in err.splitlines() if line.startswith("qwirkle: warning: ")]
+    assert told == [f"qwirkle: warning: {game}: turn-number: line 12, column 1: a second turn 5: read as the 6th "
+                    "turn of the game, in the order written (number it '6.')"]
+
+
 def test_bad_option_exits_2() -> None:
     code, _, _ = run("validate", "--format", "xml", str(SAMPLES))
     assert code == 2

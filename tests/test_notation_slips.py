@@ -72,6 +72,13 @@ def test_a_turn_number_written_twice_is_one_finding() -> None:
     assert record.turns == original().turns
 
 
+def test_one_turn_number_miswritten_is_one_finding() -> None:
+    text = renumbered(GAME, lambda n: 5 if n == 6 else n)  # turns 1 ... 5, 5, 7, 8, ...: the next is not told again
+    finding, record = one_slip(text)
+    assert_at(finding, "turn-number", line_of(GAME, "6. "), 1, "a second turn 5: read as the 6th turn", text)
+    assert record.turns == original().turns
+
+
 def test_two_turns_on_one_line_are_both_read() -> None:
     text = GAME.replace("\n4. Ben", " 4. Ben")
     finding, record = one_slip(text)

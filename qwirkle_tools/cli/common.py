@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from ..core.findings import Finding
     from ..formats.jsontext import JSON
     from ..formats.record import Record
+    from ..play.history import History
     from .progress import Progress
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 3
@@ -95,6 +96,23 @@ def _warn(where: str, findings: Iterable[Finding]) -> None:
         typer.echo(f"qwirkle: warning: {one_line(first)}", err=True)
         for line in rest:
             typer.echo(one_line(line), err=True)
+
+
+def _read(file: Path) -> Record:
+    """The one record in ``file``, the warnings of reading it (slips in
+    hand-written text read past) told at once, as :func:`_warn` tells them."""
+    from ..formats.sources import load_record
+
+    loaded = load_record(file)
+    _warn(str(file), loaded.warnings)
+    return loaded.record
+
+
+def _history(file: Path, positions: bool = True) -> History:
+    """The record in ``file`` (see :func:`_read`) replayed once, leniently."""
+    from ..play.engine import replay
+
+    return replay(_read(file), positions=positions)
 
 
 def _out(line: str) -> None:

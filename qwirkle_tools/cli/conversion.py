@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from ..core.safetext import json_text, one_line
-from .common import _out, _target, _write, command
+from .common import _out, _target, _warn, _write, command
 
 
 @command
@@ -38,6 +38,7 @@ def convert(
     target = _target(output, file, None, force)
     assert target is not None
     done = run(file, target)
+    _warn(str(file), done.warnings)
     for pointer in done.dropped:
         typer.echo(f"qwirkle: note: {one_line(str(file))}: {one_line(pointer)} left out "
                    "(the notation holds no x- fields or analysis)", err=True)

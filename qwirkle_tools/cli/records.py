@@ -19,6 +19,7 @@ from .common import (
     _bar,
     _emit,
     _fail,
+    _history,
     _out,
     _record_target,
     _record_text,
@@ -116,10 +117,9 @@ def rescore(
     """
     from ..analysis.rescore import corrected
     from ..analysis.rescore import rescore as run
-    from ..play.load import load_history
 
     where = _record_target(output, file, in_place, force)
-    history = load_history(file, positions=False)
+    history = _history(file, positions=False)
     rescoring = run(history)
     text = None if where is None else _record_text(corrected(history), where)  # refused before any output
     if format is Format.json:
@@ -153,7 +153,6 @@ def moves(
     """
     from ..analysis.analyse import legal_moves
     from ..core.tiles import TileError, parse_tiles
-    from ..play.load import load_history
 
     tiles = None
     if rack is not None:
@@ -161,7 +160,7 @@ def moves(
             tiles = [int(t) for t in parse_tiles(rack)]
         except TileError as exc:
             _fail(f"--rack: {exc}")
-    found = legal_moves(load_history(file), turn, tiles)
+    found = legal_moves(_history(file), turn, tiles)
     for chunk in found.json_chunks(limit) if format is Format.json else found.lines(limit):
         _emit(chunk if format is Format.json else chunk + "\n")
     if format is Format.json:

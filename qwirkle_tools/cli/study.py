@@ -20,7 +20,9 @@ from .common import (
     Engine,
     Format,
     _fail,
+    _history,
     _out,
+    _read,
     _record_target,
     _record_text,
     _target,
@@ -69,10 +71,9 @@ def annotate(
         qwirkle annotate sample_games/complete-2p.json --engine lookahead -o annotated.json
     """
     from ..analysis.analyse import analyse, analysis_data, annotated, summary_text
-    from ..play.load import load_history
 
     where = _record_target(output, file, in_place, force, analysis=True)  # (never a .qgn: before the work)
-    history = load_history(file)
+    history = _history(file)
     analysis = analyse(history, engine.value)
     text = None if where is None else _record_text(annotated(history, analysis), where)
     if format is Format.json:
@@ -120,10 +121,9 @@ def board(
         qwirkle board sample_games/complete-2p.json --turn 20 -o board.png
     """
     from ..outputs.pictures import board_figure, board_text, game_title, position_view
-    from ..play.load import load_history
 
     target = _target(output, file, None, force)
-    history = load_history(file)
+    history = _history(file)
     view = position_view(history, turn)
     if target is None:
         use_colour = colour and sys.stdout.isatty() and "NO_COLOR" not in os.environ
@@ -235,11 +235,10 @@ def report(
     """
     from ..analysis.analyse import recorded_engine
     from ..formats.fileio import check_folder, write_folder
-    from ..formats.sources import read_record
     from ..outputs.reporting import FILES, build
 
     check_folder(output, FILES, force)  # before any work; checked again as the folder goes in place
-    record = read_record(file)
+    record = _read(file)
     done = build(record, file.name, engine.value if engine is not None else recorded_engine(record))
     folder = write_folder(output, done.files, force, FILES)
     for name in done.files:
@@ -271,10 +270,9 @@ def endgame(
 
         qwirkle endgame sample_games/296-295.json --turn 61
     """
-    from ..formats.sources import read_record
     from ..play.endgame import format_solution, position, solve
 
-    game, played = position(read_record(file), turn)
+    game, played = position(_read(file), turn)
     solution = solve(game, seconds=seconds, candidates=candidates, include=[played] if played is not None else ())
     if format is Format.json:
         data = solution.to_json()

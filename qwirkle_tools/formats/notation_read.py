@@ -312,7 +312,7 @@ class _Reader:
             if written is None:
                 raise Mistake(head.column, f"expected a turn number like '{index + 1}.', got {head.shown()}")
             last, self.written = self.written, written  # the next turn's number is checked against this one
-            if written != (index + 1 if last is None else last + 1):
+            if written != index + 1 and (last is None or written != last + 1):  # (see number_slip)
                 self.warn("turn-number", head.column, number_slip(written, last, index), pointer)
             player = read.peek()
             if player is None:

@@ -24,9 +24,11 @@ is 0.86 from ``Ana``, ``Bne`` 0.67 from ``Ben``, ``Bob`` 0.33)."""
 def number_slip(written: int, last: int | None, index: int) -> str:
     """The warning for the turn at ``index`` (0-based) numbered ``written``
     after a turn numbered ``last`` (``None`` for the first turn), a number
-    out of sequence (not ``last + 1``, or 1 for the first turn). The
-    sequence is the one written, so that after a number left out the lines
-    that follow are not each told again.
+    out of sequence: neither ``last + 1`` nor its count (``index + 1``).
+    Either is in sequence, so that one slip is told once: after a number
+    left out or written twice, the lines that follow (numbered on from the
+    one written) are not each told again, and after one number miswritten
+    (``5.`` for ``6.``) neither is the next (``7.``).
 
     >>> number_slip(4, 2, 2)
     "turn 4 after turn 2 (no turn 3): read as the 3rd turn of the game, in the order written (number it '3.')"

@@ -357,7 +357,16 @@ def read_records(path: str | os.PathLike[str]) -> list[Record]:
         InputError: the path is missing or unreadable.
         UnreadableRecord: the first record that cannot be read.
     """
-    return [_read(source).record for source in sources([path])]
+    return [one.record for one in load_records(path)]
+
+
+def load_records(path: str | os.PathLike[str]) -> list[Loaded]:
+    """Every record in a file, as :func:`read_records` reads them, each with the warnings of reading it.
+
+    Raises:
+        InputError, UnreadableRecord: as :func:`read_records`.
+    """
+    return [_read(source) for source in sources([path])]
 
 
 def _read(source: Source) -> Loaded:

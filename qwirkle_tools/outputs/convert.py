@@ -17,15 +17,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..core.errors import QwirkleError
+from ..core.findings import Finding
 from ..core.safetext import json_text, one_line
 from ..formats.jsontext import JSON, deep_enough
 from ..formats.notation import dropped, format_qgn
 from ..formats.record import Record, dumps, from_data
-from ..formats.sources import Source, read_records
+from ..formats.sources import Source, load_records
 
 READS = (".json", ".jsonl", ".qgn", ".csv")
 WRITES = (".json", ".jsonl", ".qgn")
@@ -44,6 +45,8 @@ class Conversion:
     text: str
     records: int
     dropped: tuple[str, ...] = ()
+    warnings: tuple[Finding, ...] = ()
+    """The warnings of reading the source (slips in hand-written text read past)."""
 
 
 def _suffix(path: str | os.PathLike[str], allowed: tuple[str, ...], role: str) -> str:
@@ -128,11 +131,12 @@ def convert(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> C
     """
     _suffix(source, READS, "input")
     form = output_form(target)
-    records = read_records(source)
-    if form != ".jsonl" and len(records) != 1:
-        raise ConvertError(f"{one_line(Path(source).name)} holds {len(records)} records; a {form} file holds one "
+    loaded = load_records(source)
+    if form != ".jsonl" and len(loaded) != 1:
+        raise ConvertError(f"{one_line(Path(source).name)} holds {len(loaded)} records; a {form} file holds one "
                            "(write a .jsonl corpus instead)")
-    return written(records, form, lossy=True)
+    done = written([one.record for one in loaded], form, lossy=True)
+    return replace(done, warnings=tuple(w for one in loaded for w in one.warnings))
 
 
 __all__ = ["READS", "WRITES", "ConvertError", "Conversion", "convert", "output_form", "written"]

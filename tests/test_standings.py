@@ -97,6 +97,24 @@ def test_since_filters_by_the_meta_date_and_counts_the_undated() -> None:
         standings(paths, since=parse_date("2026-11-30"))
 
 
+def test_the_ratings_take_the_games_by_date_not_in_the_order_given(tmp_path: Path) -> None:
+    data = json.loads((SAMPLES / "complete-2p.json").read_text(encoding="utf-8"))  # Ben wins 203-197
+    paths = []
+    for name, date, players in [("a.json", "2026-11-20", ["Ana", "Ben"]), ("b.json", "2026-11-10", ["Ben", "Ana"]),
+                                ("c.json", None, ["Ben", "Ana"])]:  # c: undated, given after b: rated after b
+        game = {**data, "players": [{"name": n} for n in players], "meta": {**data["meta"], "date": date}}
+        if date is None:
+            del game["meta"]["date"]
+        paths.append(tmp_path / name)
+        paths[-1].write_text(json.dumps(game), encoding="utf-8")
+    ben_wins, ana_wins = Ranked(("Ana", "Ben"), (2, 1)), Ranked(("Ben", "Ana"), (2, 1))
+    expected = {r.player: r.mu for r in rate([ana_wins, ana_wins, ben_wins]).ratings}  # b, c, a
+    given = {r.player: r.mu for r in rate([ben_wins, ana_wins, ana_wins]).ratings}
+    assert expected != given  # (the order matters to openskill)
+    got = {p.player: p.rating.mu for p in standings(paths).players if p.rating is not None}
+    assert got == pytest.approx(expected)
+
+
 def test_the_command_prints_text_json_and_csv_and_draws_the_chart(tmp_path: Path) -> None:
     files = [str(SAMPLES / f) for f in ("complete-2p.json", "weak-play.json")]
     code, out, err = run("standings", *files, "-o", str(tmp_path / "s.png"))

@@ -15,8 +15,10 @@ openskill rating of :mod:`qwirkle_tools.bots.ratings`.
 * Qwirkles and points lost are read where the record tells them: a score
   sheet writes no tiles, so its Qwirkles are unknown, and points lost need
   the rack; a player with no game (or turn) that tells them has ``None``.
-* The ratings take the games in the order given (files in a folder by name,
-  the lines of a ``.jsonl`` in order): name a club's files by date.
+* The ratings take the games in the order they were played: by ``meta.date``
+  (its first ten characters), games of one day in the order given (files in
+  a folder by name, the lines of a ``.jsonl`` in order). A game without a
+  readable date keeps its place after the dated game given before it.
 * ``since``: only games whose ``meta.date`` (its first ten characters, as
   YYYY-MM-DD) is that day or later; a game without a readable date is then
   left out, and counted in :attr:`Standings.undated`. Without ``since`` every
@@ -187,7 +189,7 @@ class Standings:
         if any(p.qwirkle_games < p.games for p in self.players):
             lines.append("Qwirkles/game: over the games whose tiles are written (a score sheet's are unknown)")
         lines.append("lost/turn: points lost per turn whose rack is known (n/a: none is)")
-        lines.append(f"ratings: openskill Plackett-Luce over {count(self.rated, 'game')} in the order given "
+        lines.append(f"ratings: openskill Plackett-Luce over {count(self.rated, 'game')} in the order played "
                      "(interval mu +- 1.96 sigma)")
         if self.undated:
             lines.append(f"left out: {count(self.undated, 'game')} without a date (--since "
@@ -211,6 +213,7 @@ def tally(results: Iterable[GameRows], since: dt.date | None = None) -> Standing
     """The standings of some :func:`qwirkle_tools.corpus.rows.run` results (analysed, for the points lost)."""
     tallies: dict[str, _Tally] = {}
     ranked: list[Ranked] = []
+    played: list[dt.date] = []  # each ranked game's day, for the ratings' order (undated: the day before it)
     dates: list[dt.date] = []
     left_out: list[str] = []
     undated = 0
@@ -226,6 +229,7 @@ def tally(results: Iterable[GameRows], since: dt.date | None = None) -> Standing
             continue
         if day is not None:
             dates.append(day)
+        played.append(day if day is not None else played[-1] if played else dt.date.min)
         names, scores = game["_names"], game["_scores"]
         assert isinstance(names, tuple) and isinstance(scores, tuple)
         forfeit = game["forfeit_seat"]
@@ -236,7 +240,7 @@ def tally(results: Iterable[GameRows], since: dt.date | None = None) -> Standing
         why = f"no game since {since.isoformat()}" if since is not None else "no valid game"
         raise StandingsError(f"no standings: {why}" + (f" ({count(len(left_out), 'record')} left out as invalid)"
                                                        if left_out else ""))
-    found = _ratings(ranked)
+    found = _ratings([ranked[i] for i in sorted(range(len(ranked)), key=played.__getitem__)])  # (a stable sort)
     players = [_line(name, t, found.get(name)) for name, t in tallies.items()]
     players.sort(key=lambda p: (-p.wins, -p.average_margin, p.player))
     return Standings(tuple(players), len(ranked), min(dates, default=None), max(dates, default=None), since, undated,

@@ -39,8 +39,8 @@ def standings(
     score and margin (own score less the best other), Qwirkles a game and
     points lost a turn where the records tell them (n/a where they do not:
     a score sheet writes no tiles, points lost need the racks), and the
-    openskill rating over the games in the order given. Invalid records are
-    left out and listed. Exit 0 when every record counted, 1 when one was
+    openskill rating over the games in the order played (by date).
+    Invalid records are left out and listed. Exit 0 when every record counted, 1 when one was
     left out as invalid, 2 when the command could not run (no game, a bad date).
 
     Example:

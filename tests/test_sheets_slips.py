@@ -83,6 +83,26 @@ def test_chart_and_view_of_a_sheet_with_a_wrong_total_say_so_and_still_write(com
             f"the turns add up to 296") in result.stderr.splitlines()
 
 
+def test_the_viewers_findings_tell_a_wrong_total_at_its_row_and_column(tmp_path: Path) -> None:
+    from qwirkle_tools.analysis.analyse import analyse
+    from qwirkle_tools.formats.sources import load_record
+    from qwirkle_tools.outputs.viewer import page_data
+    from qwirkle_tools.play.engine import replay
+
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text(SHEET.replace("\ntotal,295,296", "\ntotal,295,297"), encoding="utf-8")
+    loaded = load_record(sheet)
+    history = replay(loaded.record)
+    told = page_data(history, analyse(history), reading=loaded)["findings"]
+    assert ["result-mismatch", "error", f"row {len(ROWS)}, column C: the result gives Ben (seat 1) 297, "
+            "the turns add up to 296"] in told
+    bare = page_data(history, analyse(history))["findings"]  # (no file: the record's pointers only)
+    assert [f[2] for f in bare if f[0] == "result-mismatch"] == ["the result gives Ben (seat 1) 297, the turns add up to 296"]
+    out = tmp_path / "v.html"
+    assert CliRunner().invoke(app, ["view", str(sheet), "-o", str(out)]).exit_code == 0
+    assert f"row {len(ROWS)}, column C: the result gives Ben" in out.read_text(encoding="utf-8")
+
+
 def test_chart_of_a_valid_sheet_warns_of_nothing(tmp_path: Path) -> None:
     sheet = tmp_path / "sheet.csv"
     sheet.write_text(SHEET, encoding="utf-8")

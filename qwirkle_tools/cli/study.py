@@ -209,7 +209,8 @@ def view(
         _fail(f"{target}: give an .html file")
     loaded = load_record(file)
     history = replay(loaded.record)
-    _write(target, page(history, analyse(history, _engine(engine, history)), title=file.name), force)  # type: ignore[arg-type]
+    _write(target, page(history, analyse(history, _engine(engine, history)), title=file.name,  # type: ignore[arg-type]
+                        reading=loaded), force)
     _warn(str(file), loaded.told(history.findings))
 
 
@@ -235,11 +236,14 @@ def report(
     """
     from ..analysis.analyse import recorded_engine
     from ..formats.fileio import check_folder, write_folder
+    from ..formats.sources import load_record
     from ..outputs.reporting import FILES, build
 
     check_folder(output, FILES, force)  # before any work; checked again as the folder goes in place
-    record = _read(file)
-    done = build(record, file.name, engine.value if engine is not None else recorded_engine(record))
+    loaded = load_record(file)
+    _warn(str(file), loaded.warnings)
+    record = loaded.record
+    done = build(record, file.name, engine.value if engine is not None else recorded_engine(record), loaded)
     folder = write_folder(output, done.files, force, FILES)
     for name in done.files:
         _wrote(folder / name)

@@ -18,6 +18,7 @@ from ..core.findings import Finding
 from ..core.safetext import csv_cell, one_line
 from ..core.text import count, plural
 from ..formats.record import Record, dumps
+from ..formats.sources import Loaded
 from ..play.engine import History, replay
 
 CSV_COLUMNS = ("turn", "player", "name", "action", "tiles", "claimed", "computed", "breakdown",
@@ -89,11 +90,12 @@ class Report:
     valid: bool
 
 
-def build(record: Record, name: str, engine: str = "greedy") -> Report:
+def build(record: Record, name: str, engine: str = "greedy", reading: Loaded | None = None) -> Report:
     """The report of ``record`` (``name`` heads the summary and the page; the pictures'
     titles name the players): every file of :data:`FILES`, from one replay; analysed with
     ``engine`` (:func:`~qwirkle_tools.analysis.analyse.analyse`'s), whose
-    verdicts the annotated record, the table, the summary and the page carry."""
+    verdicts the annotated record, the table, the summary and the page carry; ``reading``:
+    the file it was read from, for the page's findings (see :func:`~qwirkle_tools.outputs.viewer.page_data`)."""
     from . import charts
     from .pictures import board_figure, board_view, game_title
     from .viewer import page
@@ -116,7 +118,7 @@ def build(record: Record, name: str, engine: str = "greedy") -> Report:
         view = board_view(history, analysis=analysis)
         title = f"{game_title(record.names)}: the final board"  # the players name the game, not the file
         files["board.png"] = charts.render(board_figure(view.board, view.last, title=title, open_cells=view.open_cells), "png")
-    files["game.html"] = page(history, analysis, name, rescoring).encode("utf-8")
+    files["game.html"] = page(history, analysis, name, rescoring, reading).encode("utf-8")
     valid = not any(f.severity == "error" for f in history.findings)
     return Report(text, files, valid)
 

@@ -46,11 +46,13 @@ from ..analysis.analyse import Analysis, TurnAnalysis, analyse, flag_details
 from ..analysis.rescore import Rescoring, rescore
 from ..core.board import key_cell
 from ..core.extent import axis, cut_note, not_shown
+from ..core.findings import Finding, placed
 from ..core.palette import COLOUR_HEX, TILE_FACE
 from ..core.safetext import json_text, one_line
 from ..core.svg import shape_svg
 from ..core.tiles import COLOURS, SHAPES, TILES, tile
 from ..formats.jsontext import JSON
+from ..formats.sources import Loaded
 from ..play.engine import GameState, History, sole_leader
 from .charts import PALETTE, ticks
 from .pageanalysis import extra_cells, legend, losses, turn_analysis
@@ -112,7 +114,8 @@ def _meta(value: JSON) -> str:
     return value if isinstance(value, str) else json_text(value)
 
 
-def page_data(history: History, analysis: Analysis, title: str = "", rescoring: Rescoring | None = None) -> dict[str, Any]:
+def page_data(history: History, analysis: Analysis, title: str = "", rescoring: Rescoring | None = None,
+              reading: Loaded | None = None) -> dict[str, Any]:
     """The data the page embeds (plain JSON types; see ``web/viewer.js`` for its use).
 
     ``states[n]`` is the game after ``n`` turns: the board changes from the
@@ -128,7 +131,9 @@ def page_data(history: History, analysis: Analysis, title: str = "", rescoring: 
     score and whether they differ, totals, findings, analysis, ghost tiles and gift line, and the
     analysis as :func:`~qwirkle_tools.outputs.pageanalysis.turn_analysis` gives it (the best move,
     the candidates, the engine's verdict); ``lost`` is the loss per turn for the small graph,
-    ``legend`` the colours' and shapes' names and letters (:mod:`~qwirkle_tools.outputs.pageanalysis`).
+    ``legend`` the colours' and shapes' names and letters (:mod:`~qwirkle_tools.outputs.pageanalysis`);
+    ``findings`` the game's own (no turn's), with ``reading`` (the file the record was read from) first the
+    warnings of reading it, and each told where the hand-written text has it (a sheet's total: its row and column).
     A tile is its number: ``colour_of`` and ``shape_of`` give the index of its
     colour (in ``colours``, the hex fills) and its shape (in ``shapes``, the
     names of the page's symbols), and ``grid`` is the tile tracker, a row per colour.
@@ -171,9 +176,14 @@ def page_data(history: History, analysis: Analysis, title: str = "", rescoring: 
         "summary": _summary(analysis),
         "lost": losses(analysis),
         "notes": list(analysis.notes),
-        "findings": [[f.code, f.severity, f.message] for f in history.findings if f.turn is None],
+        "findings": [[f.code, f.severity, f.message] for f in _game_findings(history, reading)],
         "end": record.result.end if record.result is not None else None,
     }
+
+
+def _game_findings(history: History, reading: Loaded | None) -> list[Finding]:
+    own = [f for f in history.findings if f.turn is None]
+    return own if reading is None else [*reading.warnings, *placed(own, reading.places)]
 
 
 Axis = list[int | None]
@@ -300,12 +310,14 @@ def _hash(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
 
 
-def page(history: History, analysis: Analysis | None = None, title: str = "", rescoring: Rescoring | None = None) -> str:
+def page(history: History, analysis: Analysis | None = None, title: str = "", rescoring: Rescoring | None = None,
+         reading: Loaded | None = None) -> str:
     """The viewer page of a replayed game, as HTML text (one self-contained file).
 
     ``analysis`` defaults to :func:`~qwirkle_tools.analysis.analyse.analyse` of the
     history, ``rescoring`` to :func:`~qwirkle_tools.analysis.rescore.rescore` of it
-    (pass them to share the work); ``title`` (a file name, say) heads the page. The history must
+    (pass them to share the work); ``title`` (a file name, say) heads the page; ``reading``: see
+    :func:`page_data`. The history must
     keep its states (``replay(record)``, not ``positions=False``).
     """
     if analysis is None:
@@ -320,7 +332,7 @@ def page(history: History, analysis: Analysis | None = None, title: str = "", re
         "title": html.escape(one_line(title or "Qwirkle game"), quote=True),
         "style": style,
         "shapes": _shape_defs(),
-        "data": script_json(page_data(history, analysis, title, rescoring)),
+        "data": script_json(page_data(history, analysis, title, rescoring, reading)),
         "script": script,
     }
     # one pass over the template: inserted text is never scanned for placeholders

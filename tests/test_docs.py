@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_readme import README_BLOCKS, console_examples, matches, run_block
+from test_readme import README_BLOCKS, console_examples, matches, run_block, update
 from test_viewer_browser import Watched, browser  # noqa: F401 (browser: the fixture, shared)
 
 ROOT = Path(__file__).parent.parent
@@ -196,3 +196,8 @@ def test_a_docs_console_example_prints_what_it_shows(page: str, block: list[tupl
                                                      tmp_path: Path) -> None:
     for (command, shown), got in zip(block, run_block(block, tmp_path)):
         assert matches(shown, got), f"{page}: $ {command}\n--- shown\n" + "\n".join(shown) + "\n--- printed\n" + "\n".join(got)
+
+
+if __name__ == "__main__":
+    for path in PAGES:  # python tests/test_docs.py: each page's shown outputs written from what it prints
+        update(path)

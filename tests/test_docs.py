@@ -188,6 +188,18 @@ def test_the_docs_have_console_examples() -> None:
     assert total >= 15
 
 
+UNRUN = ("python benchmarks/", "nice -n 10 python benchmarks/", "pip install ")
+"""The console lines the docs show but the tests do not run: benchmarks of minutes to hours (their figures
+are measured, with the command beside them) and an install; a cluster's hosts are shown as ``host1$``."""
+
+
+def test_every_console_line_of_the_docs_is_run_or_named_as_not() -> None:
+    unrun = [(page.name, line) for page in PAGES
+             for body in re.findall(r"```console\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
+             for line in body.splitlines() if line.startswith("$ ") and not line[2:].startswith(("qwirkle ", *UNRUN))]
+    assert unrun == []
+
+
 DOCS_BLOCKS = docs_blocks()
 
 

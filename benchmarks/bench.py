@@ -15,7 +15,7 @@ rack and draw recorded, in ``benchmarks/out/``; then measures, on one core:
   view`` (with the size of the page it writes), and of a bare ``python -c
   pass`` for comparison, ms (median of several runs).
 
-Numbers go to stdout as a table; paste them into the README.
+Numbers go to stdout as a table; paste them into ``docs/performance.md``.
 """
 
 from __future__ import annotations

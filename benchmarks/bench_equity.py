@@ -8,7 +8,7 @@ library call: paired deals, the seats swapped) and prints one row: the
 equity player's wins, draws and losses, its score rate with the Wilson 95 %
 interval, the mean margin and the time per game, for the shipped leave
 model; or, given ``--leaves`` files (models written by ``tools/fit_leaves.py``),
-one row for each, played on the same deals. The README's figure:
+one row for each, played on the same deals. The figure of ``docs/analysis.md``:
 ``match --games 1000 --seed 31`` (seeds 1000 and 1001 fit the shipped model;
 the deals of seed 31 were used neither to fit nor to tune it).
 

@@ -11,7 +11,7 @@ machine), the best of ``--repeat`` rounds of:
 * ``legal_moves``: the whole list at one position, in microseconds;
 * ``game``: a whole greedy game with ``legal_moves()[0]``, in games per second.
 
-Paste the table into the README.
+Paste the table into ``docs/performance.md``.
 """
 
 from __future__ import annotations

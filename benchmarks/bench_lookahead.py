@@ -14,7 +14,7 @@ Each ``-K``/``-S`` pair given (repeat the options: ``-K 2 -K 4``) is one row.
 of the look-ahead analysis (default settings), over self-play greedy games of
 66 to 74 turns: by CPU time (what one core does, even on a shared machine)
 and by wall time.
-Paste the tables into the README.
+Paste the tables into ``docs/analysis.md``.
 """
 
 from __future__ import annotations

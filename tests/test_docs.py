@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_readme import README_BLOCKS, console_examples, matches, run_block
+from test_readme import README_BLOCKS, console_examples, matches, run_block, update
 from test_viewer_browser import Watched, browser  # noqa: F401 (browser: the fixture, shared)
 
 ROOT = Path(__file__).parent.parent
@@ -188,6 +188,18 @@ def test_the_docs_have_console_examples() -> None:
     assert total >= 15
 
 
+UNRUN = ("python benchmarks/", "nice -n 10 python benchmarks/", "pip install ")
+"""The console lines the docs show but the tests do not run: benchmarks of minutes to hours (their figures
+are measured, with the command beside them) and an install; a cluster's hosts are shown as ``host1$``."""
+
+
+def test_every_console_line_of_the_docs_is_run_or_named_as_not() -> None:
+    unrun = [(page.name, line) for page in PAGES
+             for body in re.findall(r"```console\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
+             for line in body.splitlines() if line.startswith("$ ") and not line[2:].startswith(("qwirkle ", *UNRUN))]
+    assert unrun == []
+
+
 DOCS_BLOCKS = docs_blocks()
 
 
@@ -196,3 +208,8 @@ def test_a_docs_console_example_prints_what_it_shows(page: str, block: list[tupl
                                                      tmp_path: Path) -> None:
     for (command, shown), got in zip(block, run_block(block, tmp_path)):
         assert matches(shown, got), f"{page}: $ {command}\n--- shown\n" + "\n".join(shown) + "\n--- printed\n" + "\n".join(got)
+
+
+if __name__ == "__main__":
+    for path in PAGES:  # python tests/test_docs.py: each page's shown outputs written from what it prints
+        update(path)

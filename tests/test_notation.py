@@ -309,7 +309,7 @@ def test_any_names_survive_in_the_header_and_the_turns(names: list[str]) -> None
     assert_round_trips(record)
 
 
-@pytest.mark.parametrize("doc", ["README.md", "docs/notation.md"])
+@pytest.mark.parametrize("doc", ["docs/club-players.md", "docs/notation.md"])
 def test_the_documented_example_is_a_valid_game(doc: str) -> None:
     text = (SAMPLES.parent / doc).read_text()
     start = text.index("Event: Club night\nDate: 2026-11-29\nPlayers: Ana, Ben\n")

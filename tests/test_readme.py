@@ -1,5 +1,6 @@
-"""The README's examples run: the library example prints what its comments say, and every
-``$ qwirkle ...`` console example prints the output shown under it."""
+"""The README is a front door that works: at most 250 lines, every relative link leads to a file, and
+every ``$ qwirkle ...`` console example prints the output shown under it; the library example (on the
+API reference's first page, ``docs/api/index.md``) prints what its comments say."""
 
 from __future__ import annotations
 
@@ -17,9 +18,12 @@ import pytest
 ROOT = Path(__file__).parent.parent
 
 
+README = ROOT / "README.md"
+
+
 def library_example() -> str:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("## The library"):]
+    page = (ROOT / "docs" / "api" / "index.md").read_text(encoding="utf-8")
+    section = page[page.index("## An example"):]
     match = re.search(r"```python\n(.*?)```", section, re.S)
     assert match is not None
     return match[1]
@@ -32,7 +36,7 @@ def test_the_library_example_runs_and_prints_what_it_says() -> None:
     os.chdir(ROOT)
     try:
         with contextlib.redirect_stdout(out):
-            exec(compile(code, "README.md", "exec"), {})
+            exec(compile(code, "docs/api/index.md", "exec"), {})
     finally:
         os.chdir(cwd)
     printed = out.getvalue().splitlines()
@@ -74,11 +78,36 @@ def matches(shown: list[str], got: list[str]) -> bool:
     return bool(got) and got[0].rstrip() == shown[0].rstrip() and matches(shown[1:], got[1:])
 
 
-README_BLOCKS = console_examples((ROOT / "README.md").read_text(encoding="utf-8"))
+README_BLOCKS = console_examples(README.read_text(encoding="utf-8"))
 
 
 def test_the_readme_has_console_examples_to_check() -> None:
-    assert sum(len(b) for b in README_BLOCKS) >= 20
+    assert len(README_BLOCKS) >= 5
+
+
+def test_the_readme_is_a_front_door_of_at_most_250_lines() -> None:
+    assert len(README.read_text(encoding="utf-8").splitlines()) <= 250
+
+
+def relative_links(text: str) -> list[str]:
+    """The targets of the Markdown links and pictures of ``text`` that are not addresses on the web,
+    without their ``#anchor``; code (fenced or in backquotes) left out."""
+    text = re.sub(r"```.*?```", "", text, flags=re.S)
+    text = re.sub(r"`[^`\n]*`", "", text)
+    targets = re.findall(r"\]\(([^)\s]+)\)", text)
+    return [t.split("#", 1)[0] for t in targets if not re.match(r"[a-z]+:", t) and not t.startswith("#")]
+
+
+def test_every_relative_link_of_the_readme_leads_to_a_file() -> None:
+    links = relative_links(README.read_text(encoding="utf-8"))
+    assert len(links) >= 10 and any(link.endswith(".png") for link in links)
+    missing = [link for link in links if not (ROOT / link).is_file()]
+    assert missing == []
+
+
+def test_the_link_check_sees_a_missing_file() -> None:
+    text = "[a](docs/no-such-page.md) ![b](docs/viewer-296-295.png) [c](https://example.org) `[d](x.md)`"
+    assert relative_links(text) == ["docs/no-such-page.md", "docs/viewer-296-295.png"]
 
 
 def run_block(block: list[tuple[str, list[str]]], folder: Path) -> list[list[str]]:
@@ -102,12 +131,12 @@ def test_a_readme_console_example_prints_what_it_shows(block: list[tuple[str, li
         assert matches(shown, got), f"$ {command}\n--- shown\n" + "\n".join(shown) + "\n--- printed\n" + "\n".join(got)
 
 
-def update() -> None:
-    """Write what each console example prints into the README under it (``python tests/test_readme.py``);
-    an example that leaves lines out (``...``) is only reported, for a hand to mend."""
+def update(path: Path = README) -> None:
+    """Write what each console example prints into the page under it (``python tests/test_readme.py``
+    for the README, ``python tests/test_docs.py`` for the docs' pages); an example that leaves lines out
+    (``...``) is only reported, for a hand to mend."""
     import tempfile
 
-    path = ROOT / "README.md"
     text = path.read_text(encoding="utf-8")
     for block in console_examples(text):
         with tempfile.TemporaryDirectory() as folder:
@@ -116,13 +145,13 @@ def update() -> None:
             if matches(shown, got):
                 continue
             if ELIDED in shown:
-                print(f"differs, mend by hand: $ {command}")
+                print(f"{path.name}: differs, mend by hand: $ {command}")
                 continue
             old = "\n".join([f"$ {command}", *shown])
             new = "\n".join([f"$ {command}", *got])
             assert text.count(old + "\n") == 1, command
             text = text.replace(old + "\n", new + "\n")
-            print(f"updated: $ {command}")
+            print(f"{path.name}: updated: $ {command}")
     path.write_text(text, encoding="utf-8")
 
 

@@ -114,7 +114,7 @@ def test_describe_lists_every_column() -> None:
     assert text.count("\n") == len(GAME_COLUMNS) + 1 and "| `winner_position` | Int64 |" in text
 
 
-def test_readme_lists_the_columns() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_bot_authors_guide_lists_the_columns() -> None:
+    page = (ROOT / "docs" / "bot-authors.md").read_text(encoding="utf-8")
     for columns in (GAME_COLUMNS, TURN_COLUMNS, FINDING_COLUMNS):
-        assert describe(columns) in readme
+        assert describe(columns) in page

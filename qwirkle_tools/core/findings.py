@@ -1,7 +1,7 @@
 """Findings: what the validator reports, each with a stable code and a place.
 
-:data:`CODES` is the complete, documented list; the README's table is
-generated from it and a test keeps the two in step.
+:data:`CODES` is the complete, documented list; the table of the docs' finding codes page
+(``docs/findings.md``) follows it and a test keeps the two in step.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ What is not done: the page does not replay or check anything itself, does not
 show legal moves beyond the analysis' candidates (the 8 best-scoring), and does
 not edit records.
 
-The stable hooks for tests and tools (see the README): the root element's
+The stable hooks for tests and tools (see ``docs/getting-started.md``): the root element's
 ``data-turn`` (turns played, 0 = before the first) and ``data-shown`` (the move
 drawn as ghosts); each board tile's ``data-tile`` (``colour-shape``), ``data-x``
 and ``data-y``, a best-move ghost's ``data-best``; each candidate row's

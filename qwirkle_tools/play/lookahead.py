@@ -29,7 +29,7 @@ and plays the move of highest value. Method, for one position:
 
 What is *not* done: only the next player replies (in a game of three or
 more, the later players are not modelled); the mover's own next turn and the
-value of the tiles kept are not counted (tried, see the README: it did not
+value of the tiles kept are not counted (tried, see ``docs/analysis.md``: it did not
 earn its place); exchanges are never chosen while a placement is legal.
 """
 
@@ -45,7 +45,7 @@ from ..core.movegen import RawMove, TooManyMoves, best_move, generate_raw
 from ..core.rules import Rules
 
 CANDIDATES = 8
-"""K: the highest-scoring moves the engine looks beyond (see the README's match table)."""
+"""K: the highest-scoring moves the engine looks beyond (see the match table of ``docs/analysis.md``)."""
 SAMPLES = 6
 """S: the racks sampled for the next player per position."""
 MARGIN = 3.0

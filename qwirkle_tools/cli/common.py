@@ -214,7 +214,7 @@ def silence_stdout() -> None:
 
 DASK_HELP = ("Run on a Dask cluster: 'local' starts one on this machine (--jobs workers, default one per core), "
              "tcp://HOST:PORT (or tls://HOST:PORT, certificates from Dask's configuration) uses a running "
-             "scheduler, which must be trusted (see the README). Every worker must see the input paths (a shared file "
+             "scheduler, which must be trusted (see docs/bot-authors.md). Every worker must see the input paths (a shared file "
              "system) or get URLs (s3://, gs://: needs fsspec and its package for the scheme). "
              "Needs pip install 'qwirkle-tools[dask]'.")
 PATHS_HELP = "Record files, folders, or .jsonl corpora (with --dask also fsspec URLs)."

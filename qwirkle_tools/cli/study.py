@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 
 ENGINE_HELP = ("greedy: judge by this turn's score (fast); lookahead: also by score less the next player's expected "
-               "best reply; sim: also by simulation, the endgame solved exactly where it can be (slowest; see the README).")
+               "best reply; sim: also by simulation, the endgame solved exactly where it can be (slowest; see docs/analysis.md).")
 VIEW_ENGINE_HELP = ENGINE_HELP + " Default: the engine FILE was annotated with, else greedy."
 
 

@@ -111,7 +111,7 @@ FINDING_COLUMNS: tuple[Column, ...] = (
     ("game", "string", "As in the games table."),
     ("turn", "Int64", "The turn the finding is about (missing for the whole record)."),
     ("severity", "string", "error or warning."),
-    ("code", "string", "The finding's code (see the README)."),
+    ("code", "string", "The finding's code (see docs/findings.md)."),
     ("pointer", "string", "The JSON pointer of the value at fault."),
     ("message", "string", "What is wrong."),
 )

@@ -34,9 +34,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import os
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from functools import partial
@@ -45,6 +43,7 @@ from typing import IO
 
 from qwirkle_tools.bots.match import Match, Played, Tally, names_of, play_pair
 from qwirkle_tools.corpus.pool import ordered_map
+from qwirkle_tools.formats.fileio import AtomicFile
 from qwirkle_tools.formats.jsontext import parse_json
 from qwirkle_tools.formats.record import from_data
 from qwirkle_tools.play import equity, leaves, policies, simulation
@@ -194,15 +193,9 @@ def main(argv: Sequence[str] | None = None) -> None:
             print(row(opponent, variant(text), args.games, args.seed, args.movetime, args.every, args.jobs,
                       args.static), flush=True)
             continue
-        fd, temp = tempfile.mkstemp(prefix=f".{args.output.name}.", suffix=".tmp", dir=args.output.parent or ".")
-        try:
-            with os.fdopen(fd, "wb") as out:
-                line = row(opponent, variant(text), args.games, args.seed, args.movetime, args.every, args.jobs,
-                           args.static, out)
-            os.replace(temp, args.output)
-        except BaseException:
-            os.unlink(temp)
-            raise
+        with AtomicFile(args.output) as target, target.open() as out:  # (put in place whole, when the match is over)
+            line = row(opponent, variant(text), args.games, args.seed, args.movetime, args.every, args.jobs,
+                       args.static, out)
         print(line, flush=True)
 
 

@@ -251,7 +251,7 @@ def connect(address: str, workers: int | None = None, timeout: float | None = No
                     raise ClusterError(f"cannot use TLS for {at}: {exc}") from None
                 if context is None:
                     raise ClusterError(f"{at}: TLS needs certificates: set Dask's distributed.comm.tls.ca-file, "
-                                       "distributed.comm.tls.client.cert and .key (see the docs: docs/bot-authors.md, More than one machine)")
+                                       "distributed.comm.tls.client.cert and .key (see docs/bot-authors.md)")
             handshake(at, context, timeout)
             where = str(at)
         try:

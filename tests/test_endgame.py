@@ -1,52 +1,16 @@
-"""The endgame solver against an independent brute force (plain minimax, no pruning, no table)."""
+"""The endgame solver against an independent brute force (``brute_force.py``: plain minimax, no pruning)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from brute_force import after, endgame, minimax
 
 from qwirkle_tools import Game, loads
 from qwirkle_tools.play.endgame import NotAnEndgame, format_solution, position, solve
 
 SAMPLES = Path(__file__).parent.parent / "sample_games"
-
-
-def endgame(seed: int, most: int) -> Game | None:
-    """The first position of a greedy self-play game with the bag empty and at
-    most ``most`` tiles in the two racks (None if the game ends before)."""
-    game = Game.deal(players=2, seed=seed)
-    while not game.is_over():
-        if game.bag_size == 0 and sum(len(r) for r in game.racks) <= most:
-            return game
-        game.push(game.legal_moves()[0])
-    return None
-
-
-def minimax(game: Game, seen: dict[object, int] | None = None) -> int:
-    """The spread of the points to come with best play, every move of every line
-    searched to the end (a position met again is looked up, not searched again)."""
-    if game.is_over():
-        return 0
-    seen = {} if seen is None else seen
-    key = (frozenset(game.board.cells.items()), tuple(tuple(sorted(r)) for r in game.racks), game.to_move)
-    if key not in seen:
-        values = []
-        for move in game.legal_moves():
-            points = game.push(move)
-            values.append(points - minimax(game, seen))
-            game.pop()
-        seen[key] = max(values)
-    return seen[key]
-
-
-def after(game: Game, move: object, seen: dict[object, int] | None = None) -> int:
-    """The brute force's value of playing ``move`` (a Move) now."""
-    points = game.push(move)  # type: ignore[arg-type]
-    value = points - minimax(game, seen)
-    game.pop()
-    return value
-
 
 POSITIONS = [(seed, game) for seed in range(40) if (game := endgame(seed, 5)) is not None][:10]
 

@@ -227,6 +227,46 @@ def _on_line(line: list[BoardData], cells: dict[int, int], bonus: int) -> BoardD
     return data
 
 
+class Line:
+    """The board data of every board on a depth-first search's line, for a search
+    that says what each move placed (:meth:`push`) and when it is taken back
+    (:meth:`pop`): :meth:`data` then costs no look at the board to tell which
+    kept data it grows from (what :func:`branching` must do, told nothing).
+
+    The data of a board is worked out when first asked for (a position the
+    search looks up elsewhere needs none), from the nearest board before it on
+    the line, and kept until the search takes back a move that board holds.
+    """
+
+    __slots__ = ("placed", "kept")
+
+    def __init__(self, cells: dict[int, int], bonus: int) -> None:
+        self.placed: list[tuple[int, ...]] = []  # the cell keys of each move on the line (passes are not pushed)
+        self.kept: list[tuple[int, BoardData]] = [(0, BoardData(cells, bonus))]  # (moves on the line, its data)
+
+    def push(self, keys: tuple[int, ...]) -> None:
+        """A move placed tiles on ``keys``."""
+        self.placed.append(keys)
+
+    def pop(self) -> None:
+        """The last move pushed is taken back."""
+        placed, kept = self.placed, self.kept
+        placed.pop()
+        if kept[-1][0] > len(placed):
+            kept.pop()
+
+    def data(self, cells: dict[int, int]) -> BoardData:
+        """The data of ``cells``: the root's board with the moves pushed and not popped."""
+        moves, data = self.kept[-1]
+        placed = self.placed
+        if moves == len(placed):
+            return data
+        data = data.copy()
+        data.add(cells, {k for keys in placed[moves:] for k in keys})
+        self.kept.append((len(placed), data))
+        return data
+
+
 def _runs(cells: Mapping[int, int], step: int, starts: Iterable[int]) -> tuple[dict[int, Run], dict[int, Run]]:
     """The maximal runs of board tiles along ``step`` that start at ``starts``
     (others are skipped), keyed by the empty cell just after each (first dict)

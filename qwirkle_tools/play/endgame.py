@@ -30,9 +30,8 @@ from dataclasses import dataclass
 
 from ..core.board import Placement, key_cell
 from ..core.errors import QwirkleError
-from ..core.frontier import branching
-from ..core.movegen import generate_raw
-from ..core.rules import playable_tile
+from ..core.frontier import Line
+from ..core.movegen import generate_raw_on
 from ..core.safetext import one_line
 from ..core.text import count
 from ..core.tiles import TILES, format_tiles
@@ -130,6 +129,7 @@ class _Search:
         self.cells: dict[int, int] = dict(game.board.cells)
         self.racks: list[list[int]] = [[int(t) for t in rack] for rack in game.racks]
         self.to_move = game.to_move
+        self.board = Line(self.cells, self.rules.qwirkle_bonus)  # the move generator's data of each board searched
         self.deadline: float | None = None
         self.max_nodes: int | None = None
         self.nodes = 0
@@ -138,7 +138,13 @@ class _Search:
         self.hash = 0
         self.codes: dict[tuple[int, int, int], int] = {}
         self.numbers = random.Random(0)
-        self.table: dict[int, tuple[int, int, int, bool, _Raw]] = {}
+        self.table: dict[int, tuple[int, int, int, bool, _Raw, int]] = {}
+        # the moves of the player after a pass (the position's key then, the moves): generated to tell a pass
+        # from the end, and the position the pass leads to has them
+        # what the last completed root search found of each root move: its value and whether that is exact
+        # (else an upper bound)
+        self.bounds: dict[_Raw, tuple[int, bool]] = {}
+        self.held: tuple[int, list[tuple[int, _Raw]]] | None = None
 
     def code(self, key: int, tile: int, player: int) -> int:
         found = self.codes.get((key, tile, player))
@@ -149,16 +155,28 @@ class _Search:
     def moves(self) -> list[tuple[int, _Raw]]:
         """The mover's moves with what each scores (the end bonus counted), best first;
         a pass alone when the mover cannot place but the other can; none at the end."""
-        rack = self.racks[self.to_move]
-        found = generate_raw(self.cells, rack, self.rules)
-        if found:
-            scored, whole = self.rules.scored, len(rack)
-            moves: list[tuple[int, _Raw]] = [(scored(m[0], len(m[3]), whole, 0), (m[2], m[3])) for m in found]
-            moves.sort(key=lambda m: -m[0])  # going out may rank a move higher; a stable sort keeps the generator's ties
+        held = self.held
+        if held is not None and held[0] == self.hash:  # the other's moves, generated when this one passed
+            self.held = None
+            return held[1]
+        moves = self.placements(self.to_move)
+        if moves:
             return moves
-        if playable_tile(self.cells, self.racks[1 - self.to_move]) is not None:
+        # the mover cannot place: a pass if the other can (the moves it will then choose from, kept), else the end
+        other = self.placements(1 - self.to_move)
+        if other:
+            self.held = (self.hash ^ _TURN, other)
             return [(0, None)]
         return []
+
+    def placements(self, seat: int) -> list[tuple[int, _Raw]]:
+        """The placements of ``seat``'s rack with what each scores (the end bonus counted), best first."""
+        rack = self.racks[seat]
+        found = generate_raw_on(self.board.data(self.cells), rack, self.rules)
+        scored, whole = self.rules.scored, len(rack)
+        moves: list[tuple[int, _Raw]] = [(scored(m[0], len(m[3]), whole, 0), (m[2], m[3])) for m in found]
+        moves.sort(key=lambda m: -m[0])  # going out may rank a move higher; a stable sort keeps the generator's ties
+        return moves
 
     def play(self, move: _Raw) -> bool:
         """Plays ``move`` for the mover; whether that ended the game (the rack emptied)."""
@@ -172,6 +190,7 @@ class _Search:
             cells[k] = t
             rack.remove(t)
             self.hash ^= self.code(k, t, p)
+        self.board.push(move[0])
         return not rack
 
     def unplay(self, move: _Raw) -> None:
@@ -184,6 +203,7 @@ class _Search:
             del cells[k]
             rack.append(t)
             self.hash ^= self.code(k, t, p)
+        self.board.pop()
 
     def tick(self) -> None:
         self.nodes += 1
@@ -232,28 +252,40 @@ class _Search:
         self.tick()
         key = self.hash
         entry = self.table.get(key)
+        start_alpha, best, best_move, best_points, proven_all = alpha, -INFINITY, None, 0, True
         first: _Raw = None
         if entry is not None:
-            value, flag, stored, proven, first = entry
+            value, flag, stored, proven, first, points = entry
             if proven or stored >= depth:
                 if flag == _EXACT or (flag == _LOWER and value >= beta) or (flag == _UPPER and value <= alpha):
                     return value, proven
+            if first is not None:  # the table's best move, searched before the moves are generated: it may cut off
+                best, proven_all = self.value(points, first, depth, alpha, beta)
+                best_move, best_points = first, points
+                alpha = max(alpha, best)
+                if alpha >= beta:
+                    self.table[key] = (best, _LOWER, depth, proven_all, best_move, best_points)
+                    return best, proven_all
         moves = self.moves()
         if not moves:
             return 0, True  # neither player can place: the game is over, blocked
-        if first is not None:  # the table's best move searched first
-            moves.sort(key=lambda m: m[1] != first)
-        start_alpha, best, best_move, proven_all = alpha, -INFINITY, moves[0][1], True
         for points, move in moves:
-            value, proven = self.value(points, move, depth, alpha, beta)
+            if first is not None and move == first:
+                continue
+            if best == -INFINITY or beta - alpha == 1:
+                value, proven = self.value(points, move, depth, alpha, beta)
+            else:  # a null window first: is the move better than the best so far? searched again if it may be
+                value, proven = self.value(points, move, depth, alpha, alpha + 1)
+                if alpha < value < beta:
+                    value, proven = self.value(points, move, depth, alpha, beta)
             proven_all = proven_all and proven
             if value > best:
-                best, best_move = value, move
+                best, best_move, best_points = value, move, points
                 alpha = max(alpha, best)
                 if alpha >= beta:
                     break
         flag = _UPPER if best <= start_alpha else _LOWER if best >= beta else _EXACT
-        self.table[key] = (best, flag, depth, proven_all, best_move)
+        self.table[key] = (best, flag, depth, proven_all, best_move, best_points)
         return best, proven_all
 
     def root(self, moves: Sequence[tuple[int, _Raw]], depth: int) -> tuple[int, _Raw, bool]:
@@ -261,12 +293,35 @@ class _Search:
         too), its value, and whether that is proven."""
         self.tick()
         best, best_move, proven_all = -INFINITY, moves[0][1], True
+        bounds: dict[_Raw, tuple[int, bool]] = {}
         for points, move in moves:
-            value, proven = self.value(points, move, depth, best, INFINITY)
+            if best == -INFINITY:
+                value, proven = self.value(points, move, depth, best, INFINITY)
+            else:  # a null window: is it better than the best so far? If so, its value
+                value, proven = self.value(points, move, depth, best, best + 1)
+                if value > best:
+                    value, proven = self.value(points, move, depth, best, INFINITY)
+            bounds[move] = (value, value > best)
             proven_all = proven_all and proven
             if value > best:
                 best, best_move = value, move
+        self.bounds = bounds
         return best, best_move, proven_all
+
+    def candidate(self, points: int, move: _Raw, depth: int) -> int:
+        """The value of a root move (searched ``depth`` plies), from the last root search's
+        bounds: its value if that search found it, else searched below its upper bound."""
+        value, exact = self.bounds.get(move, (INFINITY - 1, False))
+        if exact:
+            return value
+        lower = -INFINITY
+        while lower < value:  # null windows at the upper bound, each lowering it, until it holds (MTD(f))
+            found = self.value(points, move, depth, value - 1, value)[0]
+            if found >= value:
+                lower = found
+            else:
+                value = found
+        return value
 
     def line(self, first: _Raw, limit: int) -> tuple[Move, ...]:
         """The principal variation from the root after ``first``: the table's
@@ -335,8 +390,7 @@ def solve(game: Game, seconds: float | None = 5.0, max_nodes: int | None = None,
         raise NotAnEndgame(f"the bag still holds {count(game.bag_size, 'tile')}: the endgame starts when it is empty")
     if game.is_over():
         raise NotAnEndgame("the game is over: there is nothing to solve")
-    with branching():
-        return _solve(game, seconds, max_nodes, candidates, include)
+    return _solve(game, seconds, max_nodes, candidates, include)
 
 
 def _solve(game: Game, seconds: float | None, max_nodes: int | None, candidates: int, include: Sequence[Move]
@@ -362,12 +416,12 @@ def _solve(game: Game, seconds: float | None, max_nodes: int | None, candidates:
     wanted = {_same(_raw(m)) for m in include} - {_same(best)}
     for s, move in moves:
         if _same(move) in wanted:
-            v, _ = search.value(s, move, depth, -INFINITY, INFINITY)
+            v = search.candidate(s, move, depth)
             others.append(Candidate(_as_move(move, s), v, value - v))
     until(1.0)
     try:
         for s, move in [m for m in moves if m[1] != best and _same(m[1]) not in wanted][:candidates]:
-            v, _ = search.value(s, move, depth, -INFINITY, INFINITY)
+            v = search.candidate(s, move, depth)
             others.append(Candidate(_as_move(move, s), v, value - v))
     except _Spent:
         pass

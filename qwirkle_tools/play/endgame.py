@@ -28,10 +28,12 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..core.board import Placement, key_cell
+from ..core.board import STEP_X, STEP_Y, Placement, key_cell
 from ..core.errors import QwirkleError
 from ..core.frontier import Line
+from ..core.lines import JOIN
 from ..core.movegen import generate_raw_on
+from ..core.rules import judge_placed
 from ..core.safetext import one_line
 from ..core.text import count
 from ..core.tiles import TILES, format_tiles
@@ -144,6 +146,7 @@ class _Search:
         # what the last completed root search found of each root move: its value and whether that is exact
         # (else an upper bound)
         self.bounds: dict[_Raw, tuple[int, bool]] = {}
+        self.lones: dict[int, list[tuple[int, int]]] = {}  # by the position's key: see lone
         self.held: tuple[int, list[tuple[int, _Raw]]] | None = None
 
     def code(self, key: int, tile: int, player: int) -> int:
@@ -205,6 +208,50 @@ class _Search:
             self.hash ^= self.code(k, t, p)
         self.board.pop()
 
+    def lone(self) -> list[tuple[int, int]]:
+        """The placements of the other player's one tile on this board, as (points with the end
+        bonus, cell key), best first; kept by the position's key (every move from here asks)."""
+        found = self.lones.get(self.hash)
+        if found is None:
+            tile = self.racks[1 - self.to_move]
+            bonus = self.rules.scored(0, 1, 1, 0)
+            found = self.lones[self.hash] = [(m[0] + bonus, m[2][0])
+                                             for m in generate_raw_on(self.board.data(self.cells), tile, self.rules)]
+        return found
+
+    def last(self, lone: list[tuple[int, int]], placed: tuple[int, ...]) -> int | None:
+        """What the mover's one tile scores at best, going out (the end bonus counted), ``None`` if it
+        cannot be placed; from ``lone``, its placements before the last move placed tiles on ``placed``.
+        A placement there stays what it was unless its row or its column now holds a tile of that move:
+        the cells at the ends of the runs through those tiles, each judged by the rules."""
+        if not placed:
+            return lone[0][0] if lone else None
+        cells = self.cells
+        ends = set()
+        for k in placed:
+            for step in _STEPS:
+                end = k + step
+                while end in cells:
+                    end += step
+                ends.add(end)
+        best = next((points for points, f in lone if f not in ends and f not in cells), None)
+        tile = self.racks[self.to_move][0]
+        rules = self.rules
+        bonus = rules.scored(0, 1, 1, 0)
+        clash = _CLASH[tile]
+        get = cells.get
+        for end in ends:
+            # a neighbour the tile cannot share a line with rules the cell out (most are, and cheaply)
+            if (get(end + STEP_X) in clash or get(end - STEP_X) in clash or get(end + STEP_Y) in clash
+                    or get(end - STEP_Y) in clash):
+                continue
+            cells[end] = tile
+            judged = judge_placed(cells, (Placement(TILES[tile], *key_cell(end)),), (end,), rules)
+            del cells[end]
+            if judged is not None and (best is None or judged.points + bonus > best):
+                best = judged.points + bonus
+        return best
+
     def tick(self) -> None:
         self.nodes += 1
         if self.max_nodes is not None and self.nodes > self.max_nodes:
@@ -233,10 +280,17 @@ class _Search:
     def value(self, points: int, move: _Raw, depth: int, alpha: int, beta: int) -> tuple[int, bool]:
         """The value of ``move`` (scoring ``points``) for the mover: its points less
         the reply's value, searched within (alpha, beta); and whether it is proven."""
+        other = self.racks[1 - self.to_move]
+        lone = self.lone() if len(other) == 1 and (move is None or len(move[1]) < len(self.racks[self.to_move])) else None
         out = self.play(move)
         try:
             if out:
                 return points, True
+            if lone is not None:  # the reply has one tile: it goes out with its best placement, if it has one
+                last = self.last(lone, () if move is None else move[0])
+                if last is not None:
+                    self.tick()
+                    return points - last, True
             if depth <= 1:
                 return points - self.playout(), False
             child, proven = self.negamax(depth - 1, points - beta, points - alpha)
@@ -346,6 +400,10 @@ class _Search:
             self.unplay(move)
         return tuple(played)
 
+
+_STEPS = (STEP_X, -STEP_X, STEP_Y, -STEP_Y)
+_CLASH = tuple(frozenset(u for u in range(len(TILES)) if not JOIN[t] >> u & 1) for t in range(len(TILES)))
+"""For each tile, the tiles it cannot share a line with (itself included)."""
 
 _TURN = random.Random(1).getrandbits(64)
 """The number XORed into a position's key as the seat to move changes."""

@@ -8,7 +8,8 @@ import pytest
 from brute_force import after, endgame, minimax
 
 from qwirkle_tools import Game, loads
-from qwirkle_tools.play.endgame import NotAnEndgame, format_solution, position, solve
+from qwirkle_tools.core.movegen import generate_raw
+from qwirkle_tools.play.endgame import UNLIMITED, NotAnEndgame, _Raw, _Search, format_solution, position, solve
 
 SAMPLES = Path(__file__).parent.parent / "sample_games"
 
@@ -111,3 +112,35 @@ def test_with_no_turn_the_position_is_where_the_bag_empties() -> None:
     before, _ = position(record, len(game.turns))
     assert game.bag_size == 0 and before.bag_size > 0
     assert played is not None and str(played) == str(position(record, len(game.turns) + 1)[1])
+
+
+class _Checked(_Search):
+    """The search, every move it plays checked against the legal moves of the position
+    (the table's move is played before the moves are generated) and every reply of one
+    tile that it values without a node checked against that tile's generated moves."""
+
+    def play(self, move: _Raw) -> bool:
+        legal = [(m[2], m[3]) for m in generate_raw(dict(self.cells), self.racks[self.to_move])]
+        assert move in legal if move is not None else not legal
+        return super().play(move)
+
+    def last(self, lone: list[tuple[int, int]], placed: tuple[int, ...]) -> int | None:
+        found = super().last(lone, placed)
+        rack = self.racks[self.to_move]
+        moves = generate_raw(dict(self.cells), rack)
+        assert found == (max(self.rules.scored(m[0], 1, 1, 0) for m in moves) if moves else None)
+        self.lasts += 1
+        return found
+
+    lasts = 0
+
+
+@pytest.mark.parametrize("seed", [14, 16])
+def test_the_search_plays_only_legal_moves_and_values_a_last_tile_as_generated(seed: int) -> None:
+    game = endgame(seed, 7)
+    assert game is not None
+    search = _Checked(game)
+    moves = search.moves()
+    value, best, proven = search.root(moves, UNLIMITED)
+    assert proven and value == solve(game, seconds=None).value
+    assert search.lasts > 1000 and search.nodes > 2000  # the table's moves and the last tiles were met

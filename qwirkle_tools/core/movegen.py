@@ -230,6 +230,10 @@ def _opening(rack: Sequence[int], rules: Rules, largest_first: bool, make: _Make
             table[key] = (score, qwirkles, keys, tuple(map(make, codes)))
 
 
+_BY_LENGTH: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+"""By Qwirkle bonus: a line's points and Qwirkles by its length (0 to 6)."""
+
+
 def _moves(data: BoardData, rack: int, bonus: int, placements: bool, table: dict[int, _Entry],
            limit: int | None = None) -> None:
     """Moves on a non-empty board, generated from anchors.
@@ -243,8 +247,11 @@ def _moves(data: BoardData, rack: int, bonus: int, placements: bool, table: dict
     is spent on tiles that never reach the board.
     """
     make = data.placements.__getitem__ if placements else _TILE_OF_CODE
-    points = tuple(line_points(n, bonus) for n in range(LINE_MAX + 1))  # by line length
-    qwirkle = tuple(int(n == LINE_MAX) for n in range(LINE_MAX + 1))
+    tables = _BY_LENGTH.get(bonus)
+    if tables is None:
+        tables = _BY_LENGTH[bonus] = (tuple(line_points(n, bonus) for n in range(LINE_MAX + 1)),
+                                      tuple(int(n == LINE_MAX) for n in range(LINE_MAX + 1)))
+    points, qwirkle = tables  # a line's points and Qwirkles by its length
     anchors = _anchors(data, rack, points, qwirkle)
     if not anchors:
         return

@@ -176,9 +176,11 @@ class _Search:
         """The placements of ``seat``'s rack with what each scores (the end bonus counted), best first."""
         rack = self.racks[seat]
         found = generate_raw_on(self.board.data(self.cells), rack, self.rules)
-        scored, whole = self.rules.scored, len(rack)
-        moves: list[tuple[int, _Raw]] = [(scored(m[0], len(m[3]), whole, 0), (m[2], m[3])) for m in found]
-        moves.sort(key=lambda m: -m[0])  # going out may rank a move higher; a stable sort keeps the generator's ties
+        whole = len(rack)
+        bonus = self.rules.scored(0, whole, whole, 0)  # the end bonus: a move that empties the rack scores it
+        moves: list[tuple[int, _Raw]] = [(m[0] + bonus if len(m[3]) == whole else m[0], (m[2], m[3])) for m in found]
+        if bonus and any(len(m[3]) == whole for m in found):
+            moves.sort(key=lambda m: -m[0])  # going out may rank a move higher; a stable sort keeps the generator's ties
         return moves
 
     def play(self, move: _Raw) -> bool:
@@ -188,11 +190,11 @@ class _Search:
         self.hash ^= _TURN
         if move is None:
             return False
-        rack, cells = self.racks[p], self.cells
+        rack, cells, codes = self.racks[p], self.cells, self.codes
         for k, t in zip(*move):
             cells[k] = t
             rack.remove(t)
-            self.hash ^= self.code(k, t, p)
+            self.hash ^= codes.get((k, t, p)) or self.code(k, t, p)
         self.board.push(move[0])
         return not rack
 
@@ -201,11 +203,11 @@ class _Search:
         self.hash ^= _TURN
         if move is None:
             return
-        rack, cells = self.racks[p], self.cells
+        rack, cells, codes = self.racks[p], self.cells, self.codes
         for k, t in zip(*move):
             del cells[k]
             rack.append(t)
-            self.hash ^= self.code(k, t, p)
+            self.hash ^= codes.get((k, t, p)) or self.code(k, t, p)
         self.board.pop()
 
     def lone(self) -> list[tuple[int, int]]:

@@ -291,7 +291,8 @@ class _Search:
             if lone is not None:  # the reply has one tile: it goes out with its best placement, if it has one
                 last = self.last(lone, () if move is None else move[0])
                 if last is not None:
-                    self.tick()
+                    if depth > 1:  # counted as the node it stands for (at the depth limit: the playout it stands for)
+                        self.tick()
                     return points - last, True
             if depth <= 1:
                 return points - self.playout(), False

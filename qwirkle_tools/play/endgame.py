@@ -15,9 +15,13 @@ a greedy playout to the end (each player plays their highest-scoring move),
 so a search cut short still answers with a whole game's worth of points, and
 reports the depth it completed.
 
-Each root move gets its own value (a full-window search per move, the best
-first), so the answer says what every candidate loses against perfect play
-(:attr:`Solution.candidates`).
+Each root move gets its own value, so the answer says what every candidate
+loses against perfect play (:attr:`Solution.candidates`): a move after the
+first is asked with a null window whether it beats the best so far (then
+searched for its value), and a candidate's value is searched below the bound
+that answer gave. In the tree too, null windows; the table's move is played
+before the moves are generated (it often settles the position); a reply of
+one tile is valued from its placements before the move, without a node.
 """
 
 from __future__ import annotations
@@ -119,9 +123,10 @@ _Raw = tuple[tuple[int, ...], tuple[int, ...]] | None
 class _Search:
     """One solve, on the position's bare parts (the cells, the two racks, the
     seat to move), changed in place and changed back: a node costs one move
-    generation (:func:`~qwirkle_tools.core.movegen.generate_raw`) and nothing
-    else. The game's rules stay the rules' own: the moves, their scores with
-    the end bonus (:meth:`Rules.scored <qwirkle_tools.core.rules.Rules.scored>`),
+    generation (:func:`~qwirkle_tools.core.movegen.generate_raw_on`, from the
+    search's own :class:`~qwirkle_tools.core.frontier.Line` of board data). The
+    game's rules stay the rules' own: the moves, their scores with the end bonus
+    (:meth:`Rules.scored <qwirkle_tools.core.rules.Rules.scored>`),
     and the end (a player goes out, or neither can place: :func:`~qwirkle_tools.core.rules.dead`,
     here "neither has a move"); the brute-force tests play the same positions
     through :class:`~qwirkle_tools.play.game.Game` and agree."""
@@ -329,7 +334,7 @@ class _Search:
         for points, move in moves:
             if first is not None and move == first:
                 continue
-            if best == -INFINITY or beta - alpha == 1:
+            if best == -INFINITY or beta - alpha == 1 or depth <= 1:  # (at depth 1 the replies are playouts: no window)
                 value, proven = self.value(points, move, depth, alpha, beta)
             else:  # a null window first: is the move better than the best so far? searched again if it may be
                 value, proven = self.value(points, move, depth, alpha, alpha + 1)
@@ -352,13 +357,15 @@ class _Search:
         best, best_move, proven_all = -INFINITY, moves[0][1], True
         bounds: dict[_Raw, tuple[int, bool]] = {}
         for points, move in moves:
-            if best == -INFINITY:
+            if best == -INFINITY or depth <= 1:  # (at depth 1 the replies are playouts: no window)
                 value, proven = self.value(points, move, depth, best, INFINITY)
+                exact = True
             else:  # a null window: is it better than the best so far? If so, its value
                 value, proven = self.value(points, move, depth, best, best + 1)
                 if value > best:
                     value, proven = self.value(points, move, depth, best, INFINITY)
-            bounds[move] = (value, value > best)
+                exact = value > best
+            bounds[move] = (value, exact)
             proven_all = proven_all and proven
             if value > best:
                 best, best_move = value, move

@@ -144,3 +144,33 @@ def test_the_search_plays_only_legal_moves_and_values_a_last_tile_as_generated(s
     value, best, proven = search.root(moves, UNLIMITED)
     assert proven and value == solve(game, seconds=None).value
     assert search.lasts > 1000 and search.nodes > 2000  # the table's moves and the last tiles were met
+
+
+class _Passes(_Search):
+    """The search, counting the passes it plays, each position's moves checked against
+    moves generated afresh (after a pass they are those kept when the pass was found)."""
+
+    passes = kept = 0
+
+    def play(self, move: _Raw) -> bool:
+        self.passes += move is None
+        return super().play(move)
+
+    def moves(self) -> list[tuple[int, _Raw]]:
+        held = self.held is not None and self.held[0] == self.hash
+        found = super().moves()
+        mine = self.placements(self.to_move)
+        assert found == (mine or ([(0, None)] if self.placements(1 - self.to_move) else []))
+        self.kept += held
+        return found
+
+
+@pytest.mark.parametrize("seed", [108, 110])
+def test_the_moves_kept_at_a_pass_are_the_next_positions_moves(seed: int) -> None:
+    # a player who cannot place passes: told by the other's moves, kept for the position the pass leads to
+    game = endgame(seed, 6)
+    assert game is not None
+    search = _Passes(game)
+    value, best, proven = search.root(search.moves(), UNLIMITED)
+    assert search.passes > 0 and search.kept > 0
+    assert proven and value == solve(game, seconds=None).value

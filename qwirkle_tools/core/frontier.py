@@ -6,7 +6,8 @@ accepts; and, worked out when first needed, each frontier cell's record and
 infos, which :mod:`~qwirkle_tools.core.movegen` grows its moves from. They
 are kept, per thread, for the next call: when that call's board holds the
 same tiles and more, as in a game played or replayed turn by turn, only the
-lines through the new tiles are worked out again (:func:`board_data`).
+lines through the new tiles are worked out again (:func:`board_data`). A
+search that says what each move placed keeps its own data instead (:class:`Line`).
 """
 
 from __future__ import annotations

@@ -7,9 +7,10 @@ Positions come from greedy self-play on seeds from ``--first-seed`` on: the
 first moment of each game with the bag empty and at most ``--most`` tiles in
 the two racks (and, for the second table, the moment the bag empties, six
 tiles in each rack). Each is solved on one core (CPU time) with no budget; a
-position with at most ``--check`` tiles is also searched by a plain minimax
-(every move of every line, a position met again looked up, no pruning) and
-the proven value and the best move's value must agree with it.
+position with at most ``--check`` tiles is also searched by the tests' plain
+minimax (``tests/brute_force.py``: every move of every line, a position met
+again looked up, no pruning) and the proven value and the best move's value
+must agree with it.
 """
 
 from __future__ import annotations
@@ -18,32 +19,12 @@ import argparse
 import statistics
 import sys
 import time
+from pathlib import Path
 
-from qwirkle_tools import Game
-from qwirkle_tools.play.endgame import solve
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the tests' brute force, the one referee
+from brute_force import endgame, minimax  # noqa: E402
 
-
-def endgame(seed: int, most: int) -> Game | None:
-    game = Game.deal(players=2, seed=seed)
-    while not game.is_over():
-        if game.bag_size == 0 and sum(len(r) for r in game.racks) <= most:
-            return game
-        game.push(game.legal_moves()[0])
-    return None
-
-
-def minimax(game: Game, seen: dict[object, int]) -> int:
-    if game.is_over():
-        return 0
-    key = (frozenset(game.board.cells.items()), tuple(tuple(sorted(r)) for r in game.racks), game.to_move)
-    if key not in seen:
-        values = []
-        for move in game.legal_moves():
-            points = game.push(move)
-            values.append(points - minimax(game, seen))
-            game.pop()
-        seen[key] = max(values)
-    return seen[key]
+from qwirkle_tools.play.endgame import solve  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from test_endgame import after, minimax
+from brute_force import after, minimax
 
 from qwirkle_tools import loads
 from qwirkle_tools.play.endgame import position

@@ -1,52 +1,17 @@
-"""The endgame solver against an independent brute force (plain minimax, no pruning, no table)."""
+"""The endgame solver against an independent brute force (``brute_force.py``: plain minimax, no pruning)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from brute_force import after, endgame, minimax
 
 from qwirkle_tools import Game, loads
-from qwirkle_tools.play.endgame import NotAnEndgame, format_solution, position, solve
+from qwirkle_tools.core.movegen import generate_raw
+from qwirkle_tools.play.endgame import UNLIMITED, NotAnEndgame, _Raw, _Search, format_solution, position, solve
 
 SAMPLES = Path(__file__).parent.parent / "sample_games"
-
-
-def endgame(seed: int, most: int) -> Game | None:
-    """The first position of a greedy self-play game with the bag empty and at
-    most ``most`` tiles in the two racks (None if the game ends before)."""
-    game = Game.deal(players=2, seed=seed)
-    while not game.is_over():
-        if game.bag_size == 0 and sum(len(r) for r in game.racks) <= most:
-            return game
-        game.push(game.legal_moves()[0])
-    return None
-
-
-def minimax(game: Game, seen: dict[object, int] | None = None) -> int:
-    """The spread of the points to come with best play, every move of every line
-    searched to the end (a position met again is looked up, not searched again)."""
-    if game.is_over():
-        return 0
-    seen = {} if seen is None else seen
-    key = (frozenset(game.board.cells.items()), tuple(tuple(sorted(r)) for r in game.racks), game.to_move)
-    if key not in seen:
-        values = []
-        for move in game.legal_moves():
-            points = game.push(move)
-            values.append(points - minimax(game, seen))
-            game.pop()
-        seen[key] = max(values)
-    return seen[key]
-
-
-def after(game: Game, move: object, seen: dict[object, int] | None = None) -> int:
-    """The brute force's value of playing ``move`` (a Move) now."""
-    points = game.push(move)  # type: ignore[arg-type]
-    value = points - minimax(game, seen)
-    game.pop()
-    return value
-
 
 POSITIONS = [(seed, game) for seed in range(40) if (game := endgame(seed, 5)) is not None][:10]
 
@@ -147,3 +112,65 @@ def test_with_no_turn_the_position_is_where_the_bag_empties() -> None:
     before, _ = position(record, len(game.turns))
     assert game.bag_size == 0 and before.bag_size > 0
     assert played is not None and str(played) == str(position(record, len(game.turns) + 1)[1])
+
+
+class _Checked(_Search):
+    """The search, every move it plays checked against the legal moves of the position
+    (the table's move is played before the moves are generated) and every reply of one
+    tile that it values without a node checked against that tile's generated moves."""
+
+    def play(self, move: _Raw) -> bool:
+        legal = [(m[2], m[3]) for m in generate_raw(dict(self.cells), self.racks[self.to_move])]
+        assert move in legal if move is not None else not legal
+        return super().play(move)
+
+    def last(self, lone: list[tuple[int, int]], placed: tuple[int, ...]) -> int | None:
+        found = super().last(lone, placed)
+        rack = self.racks[self.to_move]
+        moves = generate_raw(dict(self.cells), rack)
+        assert found == (max(self.rules.scored(m[0], 1, 1, 0) for m in moves) if moves else None)
+        self.lasts += 1
+        return found
+
+    lasts = 0
+
+
+@pytest.mark.parametrize("seed", [14, 16])
+def test_the_search_plays_only_legal_moves_and_values_a_last_tile_as_generated(seed: int) -> None:
+    game = endgame(seed, 7)
+    assert game is not None
+    search = _Checked(game)
+    moves = search.moves()
+    value, best, proven = search.root(moves, UNLIMITED)
+    assert proven and value == solve(game, seconds=None).value
+    assert search.lasts > 1000 and search.nodes > 2000  # the table's moves and the last tiles were met
+
+
+class _Passes(_Search):
+    """The search, counting the passes it plays, each position's moves checked against
+    moves generated afresh (after a pass they are those kept when the pass was found)."""
+
+    passes = kept = 0
+
+    def play(self, move: _Raw) -> bool:
+        self.passes += move is None
+        return super().play(move)
+
+    def moves(self) -> list[tuple[int, _Raw]]:
+        held = self.held is not None and self.held[0] == self.hash
+        found = super().moves()
+        mine = self.placements(self.to_move)
+        assert found == (mine or ([(0, None)] if self.placements(1 - self.to_move) else []))
+        self.kept += held
+        return found
+
+
+@pytest.mark.parametrize("seed", [108, 110])
+def test_the_moves_kept_at_a_pass_are_the_next_positions_moves(seed: int) -> None:
+    # a player who cannot place passes: told by the other's moves, kept for the position the pass leads to
+    game = endgame(seed, 6)
+    assert game is not None
+    search = _Passes(game)
+    value, best, proven = search.root(search.moves(), UNLIMITED)
+    assert search.passes > 0 and search.kept > 0
+    assert proven and value == solve(game, seconds=None).value

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
 from qwirkle_tools.core import frontier
-from qwirkle_tools.core.movegen import generate_raw
+from qwirkle_tools.core.movegen import generate_raw, generate_raw_on
 from qwirkle_tools.core.rules import DEFAULT_RULES
 from qwirkle_tools.play.game import Game
 
@@ -18,38 +19,55 @@ def _fresh(cells: dict[int, int], rack: list[int]) -> list[tuple[int, int, tuple
     return generate_raw(dict(cells), rack, DEFAULT_RULES)
 
 
-@pytest.mark.parametrize("seed", [3, 17, 29])
-def test_a_search_that_takes_moves_back_gets_the_moves_built_afresh(seed: int) -> None:
-    # a random depth-first walk over a mid-game board: moves tried, taken back, others tried from the same board
+_Raws = list[tuple[int, int, tuple[int, ...], tuple[int, ...]]]
+
+
+def _walk(seed: int, turns: int, steps: int, moves_at: Callable[[int, dict[int, int], list[int]], _Raws],
+          pushed: Callable[[tuple[int, ...]], None] = lambda keys: None, popped: Callable[[], None] = lambda: None
+          ) -> int:
+    """A random depth-first walk over a board ``turns`` greedy turns into a game: at each of
+    ``steps`` steps ``moves_at(step, cells, rack)`` gives the mover's moves, then one of them is
+    played (``pushed`` is told its cells) or the last one taken back (``popped``), at most 6 deep.
+    Returns how deep the walk ended."""
     game = Game.deal(players=2, seed=seed)
-    for _ in range(8):
+    for _ in range(turns):
         game.push(game.legal_moves()[0])
     cells = dict(game.board.cells)
     racks = [[int(t) for t in r] for r in game.racks]
     rng = random.Random(seed)
     line: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
-    checked = 0
+    for step in range(steps):
+        p = len(line) % 2
+        moves = moves_at(step, cells, racks[p])
+        if moves and len(line) < 6 and rng.random() < 0.6:
+            _, _, keys, tiles = moves[rng.randrange(len(moves))]
+            for k, t in zip(keys, tiles):
+                cells[k] = t
+                racks[p].remove(t)
+            line.append((p, keys, tiles))
+            pushed(keys)
+        elif line:
+            q, keys, tiles = line.pop()
+            for k, t in zip(keys, tiles):
+                del cells[k]
+                racks[q].append(t)
+            popped()
+    return len(line)
+
+
+@pytest.mark.parametrize("seed", [3, 17, 29])
+def test_a_search_that_takes_moves_back_gets_the_moves_built_afresh(seed: int) -> None:
+    # moves tried, taken back, others tried from the same board
+    def moves_at(step: int, cells: dict[int, int], rack: list[int]) -> _Raws:
+        moves = generate_raw(cells, rack, DEFAULT_RULES)
+        with_line = frontier._local.line
+        frontier._local.line = None  # outside the search for the reference
+        assert moves == _fresh(cells, rack), f"step {step}"
+        frontier._local.line = with_line
+        return moves
+
     with frontier.branching():
-        for step in range(120):
-            p = len(line) % 2
-            moves = generate_raw(cells, racks[p], DEFAULT_RULES)
-            with_line = frontier._local.line
-            frontier._local.line = None  # outside the search for the reference
-            assert moves == _fresh(cells, racks[p]), f"step {step}"
-            frontier._local.line = with_line
-            checked += 1
-            if moves and len(line) < 6 and rng.random() < 0.6:
-                _, _, keys, tiles = moves[rng.randrange(len(moves))]
-                for k, t in zip(keys, tiles):
-                    cells[k] = t
-                    racks[p].remove(t)
-                line.append((p, keys, tiles))
-            elif line:
-                q, keys, tiles = line.pop()
-                for k, t in zip(keys, tiles):
-                    del cells[k]
-                    racks[q].append(t)
-    assert checked == 120
+        _walk(seed, 8, 120, moves_at)
     assert frontier._local.line is None  # the search's line is gone with it
 
 
@@ -64,3 +82,25 @@ def test_outside_a_search_the_last_board_is_grown_in_place() -> None:
     for k, t in zip(key, tile):
         grown[k] = t
     assert frontier.board_data(grown, DEFAULT_RULES.qwirkle_bonus) is first  # no copy on the replay's path
+
+
+@pytest.mark.parametrize("seed", [4, 23])
+def test_a_line_told_each_move_gives_the_moves_of_fresh_data(seed: int) -> None:
+    # the endgame solver's walk: moves pushed and popped, the data asked for at some boards only
+    line: list[frontier.Line] = []
+    skip = random.Random(-seed)
+    checked = [0]
+
+    def moves_at(step: int, cells: dict[int, int], rack: list[int]) -> _Raws:
+        if not line:
+            line.append(frontier.Line(cells, DEFAULT_RULES.qwirkle_bonus))
+        if step and skip.random() < 0.3:  # a position the search values without generating its moves
+            return _fresh(cells, rack)
+        moves = generate_raw_on(line[0].data(cells), rack, DEFAULT_RULES)
+        assert moves == _fresh(cells, rack), f"step {step}"
+        checked[0] += 1
+        return moves
+
+    depth = _walk(seed, 10, 150, moves_at, lambda keys: line[0].push(keys), lambda: line[0].pop())
+    assert checked[0] > 80
+    assert len(line[0].placed) == depth and len(line[0].kept) <= depth + 1

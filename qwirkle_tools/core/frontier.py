@@ -6,7 +6,8 @@ accepts; and, worked out when first needed, each frontier cell's record and
 infos, which :mod:`~qwirkle_tools.core.movegen` grows its moves from. They
 are kept, per thread, for the next call: when that call's board holds the
 same tiles and more, as in a game played or replayed turn by turn, only the
-lines through the new tiles are worked out again (:func:`board_data`).
+lines through the new tiles are worked out again (:func:`board_data`). A
+search that says what each move placed keeps its own data instead (:class:`Line`).
 """
 
 from __future__ import annotations
@@ -225,6 +226,46 @@ def _on_line(line: list[BoardData], cells: dict[int, int], bonus: int) -> BoardD
         data = BoardData(cells, bonus)
     line.append(data)
     return data
+
+
+class Line:
+    """The board data of every board on a depth-first search's line, for a search
+    that says what each move placed (:meth:`push`) and when it is taken back
+    (:meth:`pop`): :meth:`data` then costs no look at the board to tell which
+    kept data it grows from (what :func:`branching` must do, told nothing).
+
+    The data of a board is worked out when first asked for (a position the
+    search looks up elsewhere needs none), from the nearest board before it on
+    the line, and kept until the search takes back a move that board holds.
+    """
+
+    __slots__ = ("placed", "kept")
+
+    def __init__(self, cells: dict[int, int], bonus: int) -> None:
+        self.placed: list[tuple[int, ...]] = []  # the cell keys of each move on the line (passes are not pushed)
+        self.kept: list[tuple[int, BoardData]] = [(0, BoardData(cells, bonus))]  # (moves on the line, its data)
+
+    def push(self, keys: tuple[int, ...]) -> None:
+        """A move placed tiles on ``keys``."""
+        self.placed.append(keys)
+
+    def pop(self) -> None:
+        """The last move pushed is taken back."""
+        placed, kept = self.placed, self.kept
+        placed.pop()
+        if kept[-1][0] > len(placed):
+            kept.pop()
+
+    def data(self, cells: dict[int, int]) -> BoardData:
+        """The data of ``cells``: the root's board with the moves pushed and not popped."""
+        moves, data = self.kept[-1]
+        placed = self.placed
+        if moves == len(placed):
+            return data
+        data = data.copy()
+        data.add(cells, {k for keys in placed[moves:] for k in keys})
+        self.kept.append((len(placed), data))
+        return data
 
 
 def _runs(cells: Mapping[int, int], step: int, starts: Iterable[int]) -> tuple[dict[int, Run], dict[int, Run]]:

@@ -130,6 +130,19 @@ def generate_raw(
     return list(map(table.__getitem__, sorted(table)))
 
 
+def generate_raw_on(data: BoardData, rack: Sequence[int], rules: Rules = DEFAULT_RULES) -> list[RawMove]:
+    """The moves of :func:`generate_raw` on the board that ``data`` describes (not empty), from
+    data the caller keeps (a search's :class:`~qwirkle_tools.core.frontier.Line`), not this thread's.
+    ``data`` must be of that board and of ``rules``' Qwirkle bonus: nothing checks it."""
+    table: dict[int, _Entry] = {}
+    rack_mask = 0
+    for t in rack:
+        rack_mask |= 1 << t
+    if rack_mask:
+        _moves(data, rack_mask, rules.qwirkle_bonus, False, table)
+    return list(map(table.__getitem__, sorted(table)))
+
+
 def best_move(
     board: Board | Mapping[int, int],
     rack: Sequence[int],
@@ -185,7 +198,7 @@ def _table(board: Board | Mapping[int, int], rack: Sequence[int], rules: Rules, 
     for t in rack:
         rack_mask |= 1 << t
     if rack_mask:
-        _moves(cells, rack_mask, rules.qwirkle_bonus, placements, table, limit)
+        _moves(board_data(cells, rules.qwirkle_bonus), rack_mask, rules.qwirkle_bonus, placements, table, limit)
     return table
 
 
@@ -217,7 +230,11 @@ def _opening(rack: Sequence[int], rules: Rules, largest_first: bool, make: _Make
             table[key] = (score, qwirkles, keys, tuple(map(make, codes)))
 
 
-def _moves(cells: dict[int, int], rack: int, bonus: int, placements: bool, table: dict[int, _Entry],
+_BY_LENGTH: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+"""By Qwirkle bonus: a line's points and Qwirkles by its length (0 to 6)."""
+
+
+def _moves(data: BoardData, rack: int, bonus: int, placements: bool, table: dict[int, _Entry],
            limit: int | None = None) -> None:
     """Moves on a non-empty board, generated from anchors.
 
@@ -229,10 +246,12 @@ def _moves(cells: dict[int, int], rack: int, bonus: int, placements: bool, table
     direction (one-tile moves are listed from the anchor, once), and no time
     is spent on tiles that never reach the board.
     """
-    data = board_data(cells, bonus)
     make = data.placements.__getitem__ if placements else _TILE_OF_CODE
-    points = tuple(line_points(n, bonus) for n in range(LINE_MAX + 1))  # by line length
-    qwirkle = tuple(int(n == LINE_MAX) for n in range(LINE_MAX + 1))
+    tables = _BY_LENGTH.get(bonus)
+    if tables is None:
+        tables = _BY_LENGTH[bonus] = (tuple(line_points(n, bonus) for n in range(LINE_MAX + 1)),
+                                      tuple(int(n == LINE_MAX) for n in range(LINE_MAX + 1)))
+    points, qwirkle = tables  # a line's points and Qwirkles by its length
     anchors = _anchors(data, rack, points, qwirkle)
     if not anchors:
         return

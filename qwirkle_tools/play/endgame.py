@@ -15,9 +15,13 @@ a greedy playout to the end (each player plays their highest-scoring move),
 so a search cut short still answers with a whole game's worth of points, and
 reports the depth it completed.
 
-Each root move gets its own value (a full-window search per move, the best
-first), so the answer says what every candidate loses against perfect play
-(:attr:`Solution.candidates`).
+Each root move gets its own value, so the answer says what every candidate
+loses against perfect play (:attr:`Solution.candidates`): a move after the
+first is asked with a null window whether it beats the best so far (then
+searched for its value), and a candidate's value is searched below the bound
+that answer gave. In the tree too, null windows; the table's move is played
+before the moves are generated (it often settles the position); a reply of
+one tile is valued from its placements before the move, without a node.
 """
 
 from __future__ import annotations
@@ -28,11 +32,12 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..core.board import Placement, key_cell
+from ..core.board import STEP_X, STEP_Y, Placement, key_cell
 from ..core.errors import QwirkleError
-from ..core.frontier import branching
-from ..core.movegen import generate_raw
-from ..core.rules import playable_tile
+from ..core.frontier import Line
+from ..core.lines import JOIN
+from ..core.movegen import generate_raw_on
+from ..core.rules import judge_placed
 from ..core.safetext import one_line
 from ..core.text import count
 from ..core.tiles import TILES, format_tiles
@@ -118,9 +123,10 @@ _Raw = tuple[tuple[int, ...], tuple[int, ...]] | None
 class _Search:
     """One solve, on the position's bare parts (the cells, the two racks, the
     seat to move), changed in place and changed back: a node costs one move
-    generation (:func:`~qwirkle_tools.core.movegen.generate_raw`) and nothing
-    else. The game's rules stay the rules' own: the moves, their scores with
-    the end bonus (:meth:`Rules.scored <qwirkle_tools.core.rules.Rules.scored>`),
+    generation (:func:`~qwirkle_tools.core.movegen.generate_raw_on`, from the
+    search's own :class:`~qwirkle_tools.core.frontier.Line` of board data). The
+    game's rules stay the rules' own: the moves, their scores with the end bonus
+    (:meth:`Rules.scored <qwirkle_tools.core.rules.Rules.scored>`),
     and the end (a player goes out, or neither can place: :func:`~qwirkle_tools.core.rules.dead`,
     here "neither has a move"); the brute-force tests play the same positions
     through :class:`~qwirkle_tools.play.game.Game` and agree."""
@@ -130,6 +136,7 @@ class _Search:
         self.cells: dict[int, int] = dict(game.board.cells)
         self.racks: list[list[int]] = [[int(t) for t in rack] for rack in game.racks]
         self.to_move = game.to_move
+        self.board = Line(self.cells, self.rules.qwirkle_bonus)  # the move generator's data of each board searched
         self.deadline: float | None = None
         self.max_nodes: int | None = None
         self.nodes = 0
@@ -138,7 +145,14 @@ class _Search:
         self.hash = 0
         self.codes: dict[tuple[int, int, int], int] = {}
         self.numbers = random.Random(0)
-        self.table: dict[int, tuple[int, int, int, bool, _Raw]] = {}
+        self.table: dict[int, tuple[int, int, int, bool, _Raw, int]] = {}
+        # the moves of the player after a pass (the position's key then, the moves): generated to tell a pass
+        # from the end, and the position the pass leads to has them
+        # what the last completed root search found of each root move: its value and whether that is exact
+        # (else an upper bound)
+        self.bounds: dict[_Raw, tuple[int, bool]] = {}
+        self.lones: dict[int, list[tuple[int, int]]] = {}  # by the position's key: see lone
+        self.held: tuple[int, list[tuple[int, _Raw]]] | None = None
 
     def code(self, key: int, tile: int, player: int) -> int:
         found = self.codes.get((key, tile, player))
@@ -149,16 +163,30 @@ class _Search:
     def moves(self) -> list[tuple[int, _Raw]]:
         """The mover's moves with what each scores (the end bonus counted), best first;
         a pass alone when the mover cannot place but the other can; none at the end."""
-        rack = self.racks[self.to_move]
-        found = generate_raw(self.cells, rack, self.rules)
-        if found:
-            scored, whole = self.rules.scored, len(rack)
-            moves: list[tuple[int, _Raw]] = [(scored(m[0], len(m[3]), whole, 0), (m[2], m[3])) for m in found]
-            moves.sort(key=lambda m: -m[0])  # going out may rank a move higher; a stable sort keeps the generator's ties
+        held = self.held
+        if held is not None and held[0] == self.hash:  # the other's moves, generated when this one passed
+            self.held = None
+            return held[1]
+        moves = self.placements(self.to_move)
+        if moves:
             return moves
-        if playable_tile(self.cells, self.racks[1 - self.to_move]) is not None:
+        # the mover cannot place: a pass if the other can (the moves it will then choose from, kept), else the end
+        other = self.placements(1 - self.to_move)
+        if other:
+            self.held = (self.hash ^ _TURN, other)
             return [(0, None)]
         return []
+
+    def placements(self, seat: int) -> list[tuple[int, _Raw]]:
+        """The placements of ``seat``'s rack with what each scores (the end bonus counted), best first."""
+        rack = self.racks[seat]
+        found = generate_raw_on(self.board.data(self.cells), rack, self.rules)
+        whole = len(rack)
+        bonus = self.rules.scored(0, whole, whole, 0)  # the end bonus: a move that empties the rack scores it
+        moves: list[tuple[int, _Raw]] = [(m[0] + bonus if len(m[3]) == whole else m[0], (m[2], m[3])) for m in found]
+        if bonus and any(len(m[3]) == whole for m in found):
+            moves.sort(key=lambda m: -m[0])  # going out may rank a move higher; a stable sort keeps the generator's ties
+        return moves
 
     def play(self, move: _Raw) -> bool:
         """Plays ``move`` for the mover; whether that ended the game (the rack emptied)."""
@@ -167,11 +195,12 @@ class _Search:
         self.hash ^= _TURN
         if move is None:
             return False
-        rack, cells = self.racks[p], self.cells
+        rack, cells, codes = self.racks[p], self.cells, self.codes
         for k, t in zip(*move):
             cells[k] = t
             rack.remove(t)
-            self.hash ^= self.code(k, t, p)
+            self.hash ^= codes.get((k, t, p)) or self.code(k, t, p)
+        self.board.push(move[0])
         return not rack
 
     def unplay(self, move: _Raw) -> None:
@@ -179,11 +208,56 @@ class _Search:
         self.hash ^= _TURN
         if move is None:
             return
-        rack, cells = self.racks[p], self.cells
+        rack, cells, codes = self.racks[p], self.cells, self.codes
         for k, t in zip(*move):
             del cells[k]
             rack.append(t)
-            self.hash ^= self.code(k, t, p)
+            self.hash ^= codes.get((k, t, p)) or self.code(k, t, p)
+        self.board.pop()
+
+    def lone(self) -> list[tuple[int, int]]:
+        """The placements of the other player's one tile on this board, as (points with the end
+        bonus, cell key), best first; kept by the position's key (every move from here asks)."""
+        found = self.lones.get(self.hash)
+        if found is None:
+            tile = self.racks[1 - self.to_move]
+            bonus = self.rules.scored(0, 1, 1, 0)
+            found = self.lones[self.hash] = [(m[0] + bonus, m[2][0])
+                                             for m in generate_raw_on(self.board.data(self.cells), tile, self.rules)]
+        return found
+
+    def last(self, lone: list[tuple[int, int]], placed: tuple[int, ...]) -> int | None:
+        """What the mover's one tile scores at best, going out (the end bonus counted), ``None`` if it
+        cannot be placed; from ``lone``, its placements before the last move placed tiles on ``placed``.
+        A placement there stays what it was unless its row or its column now holds a tile of that move:
+        the cells at the ends of the runs through those tiles, each judged by the rules."""
+        if not placed:
+            return lone[0][0] if lone else None
+        cells = self.cells
+        ends = set()
+        for k in placed:
+            for step in _STEPS:
+                end = k + step
+                while end in cells:
+                    end += step
+                ends.add(end)
+        best = next((points for points, f in lone if f not in ends and f not in cells), None)
+        tile = self.racks[self.to_move][0]
+        rules = self.rules
+        bonus = rules.scored(0, 1, 1, 0)
+        clash = _CLASH[tile]
+        get = cells.get
+        for end in ends:
+            # a neighbour the tile cannot share a line with rules the cell out (most are, and cheaply)
+            if (get(end + STEP_X) in clash or get(end - STEP_X) in clash or get(end + STEP_Y) in clash
+                    or get(end - STEP_Y) in clash):
+                continue
+            cells[end] = tile
+            judged = judge_placed(cells, (Placement(TILES[tile], *key_cell(end)),), (end,), rules)
+            del cells[end]
+            if judged is not None and (best is None or judged.points + bonus > best):
+                best = judged.points + bonus
+        return best
 
     def tick(self) -> None:
         self.nodes += 1
@@ -213,10 +287,18 @@ class _Search:
     def value(self, points: int, move: _Raw, depth: int, alpha: int, beta: int) -> tuple[int, bool]:
         """The value of ``move`` (scoring ``points``) for the mover: its points less
         the reply's value, searched within (alpha, beta); and whether it is proven."""
+        other = self.racks[1 - self.to_move]
+        lone = self.lone() if len(other) == 1 and (move is None or len(move[1]) < len(self.racks[self.to_move])) else None
         out = self.play(move)
         try:
             if out:
                 return points, True
+            if lone is not None:  # the reply has one tile: it goes out with its best placement, if it has one
+                last = self.last(lone, () if move is None else move[0])
+                if last is not None:
+                    if depth > 1:  # counted as the node it stands for (at the depth limit: the playout it stands for)
+                        self.tick()
+                    return points - last, True
             if depth <= 1:
                 return points - self.playout(), False
             child, proven = self.negamax(depth - 1, points - beta, points - alpha)
@@ -232,28 +314,40 @@ class _Search:
         self.tick()
         key = self.hash
         entry = self.table.get(key)
+        start_alpha, best, best_move, best_points, proven_all = alpha, -INFINITY, None, 0, True
         first: _Raw = None
         if entry is not None:
-            value, flag, stored, proven, first = entry
+            value, flag, stored, proven, first, points = entry
             if proven or stored >= depth:
                 if flag == _EXACT or (flag == _LOWER and value >= beta) or (flag == _UPPER and value <= alpha):
                     return value, proven
+            if first is not None:  # the table's best move, searched before the moves are generated: it may cut off
+                best, proven_all = self.value(points, first, depth, alpha, beta)
+                best_move, best_points = first, points
+                alpha = max(alpha, best)
+                if alpha >= beta:
+                    self.table[key] = (best, _LOWER, depth, proven_all, best_move, best_points)
+                    return best, proven_all
         moves = self.moves()
         if not moves:
             return 0, True  # neither player can place: the game is over, blocked
-        if first is not None:  # the table's best move searched first
-            moves.sort(key=lambda m: m[1] != first)
-        start_alpha, best, best_move, proven_all = alpha, -INFINITY, moves[0][1], True
         for points, move in moves:
-            value, proven = self.value(points, move, depth, alpha, beta)
+            if first is not None and move == first:
+                continue
+            if best == -INFINITY or beta - alpha == 1 or depth <= 1:  # (at depth 1 the replies are playouts: no window)
+                value, proven = self.value(points, move, depth, alpha, beta)
+            else:  # a null window first: is the move better than the best so far? searched again if it may be
+                value, proven = self.value(points, move, depth, alpha, alpha + 1)
+                if alpha < value < beta:
+                    value, proven = self.value(points, move, depth, alpha, beta)
             proven_all = proven_all and proven
             if value > best:
-                best, best_move = value, move
+                best, best_move, best_points = value, move, points
                 alpha = max(alpha, best)
                 if alpha >= beta:
                     break
         flag = _UPPER if best <= start_alpha else _LOWER if best >= beta else _EXACT
-        self.table[key] = (best, flag, depth, proven_all, best_move)
+        self.table[key] = (best, flag, depth, proven_all, best_move, best_points)
         return best, proven_all
 
     def root(self, moves: Sequence[tuple[int, _Raw]], depth: int) -> tuple[int, _Raw, bool]:
@@ -261,12 +355,37 @@ class _Search:
         too), its value, and whether that is proven."""
         self.tick()
         best, best_move, proven_all = -INFINITY, moves[0][1], True
+        bounds: dict[_Raw, tuple[int, bool]] = {}
         for points, move in moves:
-            value, proven = self.value(points, move, depth, best, INFINITY)
+            if best == -INFINITY or depth <= 1:  # (at depth 1 the replies are playouts: no window)
+                value, proven = self.value(points, move, depth, best, INFINITY)
+                exact = True
+            else:  # a null window: is it better than the best so far? If so, its value
+                value, proven = self.value(points, move, depth, best, best + 1)
+                if value > best:
+                    value, proven = self.value(points, move, depth, best, INFINITY)
+                exact = value > best
+            bounds[move] = (value, exact)
             proven_all = proven_all and proven
             if value > best:
                 best, best_move = value, move
+        self.bounds = bounds
         return best, best_move, proven_all
+
+    def candidate(self, points: int, move: _Raw, depth: int) -> int:
+        """The value of a root move (searched ``depth`` plies), from the last root search's
+        bounds: its value if that search found it, else searched below its upper bound."""
+        value, exact = self.bounds.get(move, (INFINITY - 1, False))
+        if exact:
+            return value
+        lower = -INFINITY
+        while lower < value:  # null windows at the upper bound, each lowering it, until it holds (MTD(f))
+            found = self.value(points, move, depth, value - 1, value)[0]
+            if found >= value:
+                lower = found
+            else:
+                value = found
+        return value
 
     def line(self, first: _Raw, limit: int) -> tuple[Move, ...]:
         """The principal variation from the root after ``first``: the table's
@@ -291,6 +410,10 @@ class _Search:
             self.unplay(move)
         return tuple(played)
 
+
+_STEPS = (STEP_X, -STEP_X, STEP_Y, -STEP_Y)
+_CLASH = tuple(frozenset(u for u in range(len(TILES)) if not JOIN[t] >> u & 1) for t in range(len(TILES)))
+"""For each tile, the tiles it cannot share a line with (itself included)."""
 
 _TURN = random.Random(1).getrandbits(64)
 """The number XORed into a position's key as the seat to move changes."""
@@ -335,8 +458,7 @@ def solve(game: Game, seconds: float | None = 5.0, max_nodes: int | None = None,
         raise NotAnEndgame(f"the bag still holds {count(game.bag_size, 'tile')}: the endgame starts when it is empty")
     if game.is_over():
         raise NotAnEndgame("the game is over: there is nothing to solve")
-    with branching():
-        return _solve(game, seconds, max_nodes, candidates, include)
+    return _solve(game, seconds, max_nodes, candidates, include)
 
 
 def _solve(game: Game, seconds: float | None, max_nodes: int | None, candidates: int, include: Sequence[Move]
@@ -362,12 +484,12 @@ def _solve(game: Game, seconds: float | None, max_nodes: int | None, candidates:
     wanted = {_same(_raw(m)) for m in include} - {_same(best)}
     for s, move in moves:
         if _same(move) in wanted:
-            v, _ = search.value(s, move, depth, -INFINITY, INFINITY)
+            v = search.candidate(s, move, depth)
             others.append(Candidate(_as_move(move, s), v, value - v))
     until(1.0)
     try:
         for s, move in [m for m in moves if m[1] != best and _same(m[1]) not in wanted][:candidates]:
-            v, _ = search.value(s, move, depth, -INFINITY, INFINITY)
+            v = search.candidate(s, move, depth)
             others.append(Candidate(_as_move(move, s), v, value - v))
     except _Spent:
         pass

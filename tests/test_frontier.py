@@ -1,4 +1,4 @@
-"""The move generator's kept board data: a depth-first search's line of boards (``branching``)."""
+"""The move generator's kept board data: the replay's, grown in place, and a depth-first search's line of boards (``Line``)."""
 
 from __future__ import annotations
 
@@ -53,22 +53,6 @@ def _walk(seed: int, turns: int, steps: int, moves_at: Callable[[int, dict[int, 
                 racks[q].append(t)
             popped()
     return len(line)
-
-
-@pytest.mark.parametrize("seed", [3, 17, 29])
-def test_a_search_that_takes_moves_back_gets_the_moves_built_afresh(seed: int) -> None:
-    # moves tried, taken back, others tried from the same board
-    def moves_at(step: int, cells: dict[int, int], rack: list[int]) -> _Raws:
-        moves = generate_raw(cells, rack, DEFAULT_RULES)
-        with_line = frontier._local.line
-        frontier._local.line = None  # outside the search for the reference
-        assert moves == _fresh(cells, rack), f"step {step}"
-        frontier._local.line = with_line
-        return moves
-
-    with frontier.branching():
-        _walk(seed, 8, 120, moves_at)
-    assert frontier._local.line is None  # the search's line is gone with it
 
 
 def test_outside_a_search_the_last_board_is_grown_in_place() -> None:

@@ -13,8 +13,7 @@ search that says what each move placed keeps its own data instead (:class:`Line`
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping
 
 from .board import STEP_X, STEP_Y, Placement, key_bounds, key_cell
 from .lines import ALL, line_start, survey, walk
@@ -174,11 +173,8 @@ def restore(saved: BoardData | None) -> None:
 
 def board_data(cells: dict[int, int], bonus: int) -> BoardData:
     """The board data for ``cells``: this thread's last, brought up to date if
-    ``cells`` has all its cells (and more), else built afresh (within
-    :func:`branching`: the nearest board of the search's line, grown on a copy)."""
-    line: list[BoardData] | None = getattr(_local, "line", None)
-    if line is not None:
-        return _on_line(line, cells, bonus)
+    ``cells`` has all its cells (and more), else built afresh (a search that
+    takes moves back keeps its own: :class:`Line`, or :func:`kept` and :func:`restore`)."""
     data: BoardData | None = getattr(_local, "data", None)
     _local.data = None  # left unset if an update is interrupted
     if data is None or not data.cells.items() <= cells.items():
@@ -194,45 +190,11 @@ def board_data(cells: dict[int, int], bonus: int) -> BoardData:
     return data
 
 
-@contextmanager
-def branching() -> Iterator[None]:
-    """Within it, this thread's board data serve a depth-first search: the
-    data of every board on the line from the first to the latest are kept, so
-    a move tried after another, from the same board, grows that board's data
-    rather than building them afresh (outside, a smaller board than the last
-    means building them again: right for a game played forward, costly for a
-    search that takes moves back)."""
-    outer = getattr(_local, "line", None)
-    _local.line = []
-    try:
-        yield
-    finally:
-        _local.line = outer
-
-
-def _on_line(line: list[BoardData], cells: dict[int, int], bonus: int) -> BoardData:
-    """The data for ``cells`` from the search's line: the boards on it that
-    ``cells`` does not contain are left behind (the search has taken their
-    moves back); the last one left is the largest that it does contain."""
-    items = cells.items()
-    while line and not (line[-1].cells.items() <= items and line[-1].bonus == bonus):
-        line.pop()
-    if line and len(line[-1].cells) == len(cells):
-        return line[-1]
-    if line:
-        data = line[-1].copy()
-        data.add(cells, cells.keys() - data.cells.keys())
-    else:
-        data = BoardData(cells, bonus)
-    line.append(data)
-    return data
-
-
 class Line:
     """The board data of every board on a depth-first search's line, for a search
     that says what each move placed (:meth:`push`) and when it is taken back
     (:meth:`pop`): :meth:`data` then costs no look at the board to tell which
-    kept data it grows from (what :func:`branching` must do, told nothing).
+    kept data it grows from.
 
     The data of a board is worked out when first asked for (a position the
     search looks up elsewhere needs none), from the nearest board before it on

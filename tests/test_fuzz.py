@@ -208,6 +208,7 @@ report_cases = fuzzing.report_cases  # prints the case counts of a long run
 
 # -- the commands that read one record --------------------------------------
 
+@pytest.mark.slow
 @fuzz_settings(45)
 @given(damaged_files(), st.data())
 def test_every_command_gives_a_result_or_a_clear_error(case: tuple[str, bytes], data: st.DataObject) -> None:
@@ -487,6 +488,7 @@ def _printable_lines(text: str) -> None:
         assert line.isprintable(), repr(line)
 
 
+@pytest.mark.slow
 @fuzz_settings(8)
 @given(st.lists(fuzzing.hostile_text(), min_size=2, max_size=2), fuzzing.hostile_file_name(), st.data())
 def test_hostile_names_and_file_names_stay_in_their_place(names: list[str], file_name: str,
@@ -557,6 +559,7 @@ def test_a_hostile_endpoint_is_one_line_and_exit_2(case: tuple[str, dict[str, An
     assert len(lines) == 1 and lines[0].startswith("qwirkle: ") and address in lines[0], f"{kind}: {run}"
 
 
+@pytest.mark.slow
 @fuzz_settings(40)
 @given(st.sampled_from(["qgn", "csv"]).flatmap(lambda form: st.tuples(st.just(form), damaged_written(form))))
 def test_damaged_games_and_sheets_get_findings_with_their_place(case: tuple[str, tuple[str, bytes]]) -> None:

@@ -38,6 +38,7 @@ def play_out(game: Game, rng: random.Random) -> list[tuple[Any, ...]]:
     return states
 
 
+@pytest.mark.slow
 def test_200_games_played_to_the_end_validate_and_pop_back_to_the_deal() -> None:
     outcomes: dict[str, int] = {}
     actions: set[str] = set()

@@ -176,6 +176,7 @@ def simulated_games() -> list[dict[str, Any]]:
     return games
 
 
+@pytest.mark.slow
 def test_simulated_games_round_trip_and_validate_alike() -> None:
     kinds: set[str] = set()
     for data in simulated_games():

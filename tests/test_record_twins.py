@@ -144,6 +144,7 @@ def mutated(draw: st.DrawFn, data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(st.data())
 def test_the_fast_reader_reads_every_valid_record_as_the_careful_one(drawn: st.DataObject) -> None:

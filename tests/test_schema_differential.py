@@ -19,6 +19,7 @@ from functools import cache
 from typing import Any
 
 import fuzzing
+import pytest
 from fuzzing import damaged_files, fuzz_settings, tried
 from hypothesis import given
 
@@ -64,6 +65,7 @@ def readings(raw: bytes) -> Iterator[tuple[bool, Any]]:
             yield exact, data
 
 
+@pytest.mark.slow
 @fuzz_settings(120)
 @given(damaged_files(byte_damage=False))
 def test_engines_and_the_tool_agree_on_damaged_records(case: tuple[str, bytes]) -> None:

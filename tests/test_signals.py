@@ -62,6 +62,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_report_interrupted_at_random_moments(tmp_path: Path, sig: signal.Signals) -> None:
     game = tmp_path / "g.json"
@@ -87,6 +88,7 @@ def test_report_interrupted_at_random_moments(tmp_path: Path, sig: signal.Signal
     assert codes & {130, 143}  # some runs were really interrupted
 
 
+@pytest.mark.slow
 def test_stats_tables_interrupted_leave_no_folder_behind(tmp_path: Path, corpus: Path) -> None:
     rng = random.Random(5 if not LONG else None)
     codes = set()

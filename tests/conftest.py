@@ -127,3 +127,15 @@ def crowded(tiles: int = 80, gap: int = 4, seed: int = 5) -> dict[str, Any]:
 
 
 CIRCLES = "rc oc yc gc bc pc"
+
+
+def run_cli(*args: str) -> tuple[int, str, str]:
+    """``qwirkle ARGS...`` run in this process: its exit code, standard output and standard
+    error; a command that crashes (an exception other than its exit) fails the test."""
+    from typer.testing import CliRunner
+
+    from qwirkle_tools.cli.app import app
+
+    result = CliRunner().invoke(app, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stdout, result.stderr

@@ -5,20 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from conftest import run_cli as run
 from test_corpus import corpus
-from typer.testing import CliRunner
-
-from qwirkle_tools.cli.app import app
 
 ROOT = Path(__file__).parent.parent
 SAMPLES = ROOT / "sample_games"
-runner = CliRunner()
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result.exit_code, result.stdout, result.stderr
 
 
 def test_stats_of_a_clean_corpus_exits_0() -> None:

@@ -9,22 +9,14 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from conftest import run_cli as run
 
 from qwirkle_tools.bots.ratings import Ranked, rate
 from qwirkle_tools.bots.standings import StandingsError, parse_date, standings
-from qwirkle_tools.cli.app import app
 from qwirkle_tools.formats.sources import read_record
 from qwirkle_tools.play.engine import replay
 
 SAMPLES = Path(__file__).parent.parent / "sample_games"
-runner = CliRunner()
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result.exit_code, result.stdout, result.stderr
 
 
 def by_hand(paths: list[Path]) -> dict[str, dict[str, float]]:

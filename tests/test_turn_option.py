@@ -6,20 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from conftest import run_cli as run
 
-from qwirkle_tools.cli.app import app
 from qwirkle_tools.formats.sources import read_record
 
 SAMPLES = Path(__file__).parent.parent / "sample_games"
 GAME = SAMPLES / "complete-2p.json"
-runner = CliRunner()
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result.exit_code, result.stdout, result.stderr
 
 
 def board_cells(n: int) -> dict[tuple[int, int], str]:

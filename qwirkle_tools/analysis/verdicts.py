@@ -29,12 +29,13 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.board import Placement, key_cell
 from ..core.movegen import Move, RawMove, TooManyMoves
-from ..core.tiles import RACK_SIZE, TILES
+from ..core.tiles import RACK_SIZE, TILES, each_copy
 from ..play.engine import History
 from ..play.lookahead import DEFAULT, REPLY_LIMIT, BudgetSpent, Judged, Settings, judge
 from .moves import move_data
 
 if TYPE_CHECKING:
+    from ..formats.record import Turn
     from ..play.simulation import Settings as SimSettings
 
 SHOWN = 8
@@ -45,6 +46,16 @@ def raw_move(raw: RawMove) -> Move:
     """A generated move (:func:`~qwirkle_tools.core.movegen.generate_raw`'s tuple) as a :class:`Move`."""
     score, qwirkles, keys, tiles = raw
     return Move(tuple(Placement(TILES[t], *key_cell(k)) for k, t in zip(keys, tiles)), score, qwirkles)
+
+
+def _played(turn: Turn, raw: Sequence[RawMove]) -> tuple[bool, RawMove | None]:
+    """Whether ``turn``'s move can be judged (a placement must be among the legal moves
+    ``raw``), and it as a raw move (``None``: an exchange or a pass, valued as a pass)."""
+    if turn.action != "place" or not turn.tiles:
+        return True, None
+    key = frozenset((pl.key, int(pl.tile)) for pl in turn.tiles)
+    played = next((m for m in raw if _key(m) == key), None)
+    return played is not None, played
 
 
 def _key(raw: RawMove) -> frozenset[tuple[int, int]]:
@@ -146,16 +157,12 @@ def lookahead(position: Position, settings: Settings = DEFAULT) -> Verdict | Non
     turn = history.turns[i]
     assert turn is not None  # judged only for turns that were read
     p = turn.player
-    unseen = state.unseen(p)
-    pool = [t for t in range(len(TILES)) for _ in range(unseen[t])]
+    pool = each_copy(state.unseen(p))
     size = state.rack_sizes[(p + 1) % len(history.record.players)]
     reply = min(RACK_SIZE, len(pool)) if size is None else size
-    played: RawMove | None = None
-    if turn.action == "place" and turn.tiles:
-        key = frozenset((pl.key, int(pl.tile)) for pl in turn.tiles)
-        played = next((m for m in raw if _key(m) == key), None)
-        if played is None:
-            return None
+    legal, played = _played(turn, raw)
+    if not legal:
+        return None
     cells = dict(state.board.cells)
     rules = history.record.rules
 
@@ -206,20 +213,16 @@ def sim(position: Position, settings: SimSettings | None = None) -> Verdict | No
     state = history.before(i)
     turn = history.turns[i]
     assert turn is not None  # judged only for turns that were read
-    played: RawMove | None = None  # an exchange or a pass is valued as a pass
-    if turn.action == "place" and turn.tiles:
-        key = frozenset((pl.key, int(pl.tile)) for pl in turn.tiles)
-        played = next((m for m in raw if _key(m) == key), None)
-        if played is None:
-            return None
+    legal, played = _played(turn, raw)
+    if not legal:
+        return None
     players = len(history.record.players)
     if state.bag == 0 and players == 2:
         exact = _endgame(position, played)
         if exact is not None:
             return exact
     p = turn.player
-    unseen = state.unseen(p)
-    pool = [t for t in range(len(TILES)) for _ in range(unseen[t])]
+    pool = each_copy(state.unseen(p))
     sizes = [state.rack_sizes[(p + k) % players] for k in range(1, players)]
     if any(size is None for size in sizes):
         return None

@@ -29,7 +29,7 @@ purple   p     clover   l
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from .errors import QwirkleError
 
@@ -145,6 +145,16 @@ def tile_name(t: int) -> str:
 def tile_names(tiles: Iterable[int]) -> str:
     """Tiles as one readable text: ``"red-circle, red-star"``."""
     return ", ".join(_NAMES[t] for t in tiles)
+
+
+def each_copy(counts: Sequence[int]) -> list[int]:
+    """The tiles of a count per tile (``counts[t]`` copies of tile ``t``), one
+    entry per copy, in tile order: the unseen tiles, a bag's contents.
+
+        >>> each_copy([2, 0, 1])
+        [0, 0, 2]
+    """
+    return [t for t, c in enumerate(counts) for _ in range(c)]
 
 
 def largest_group(tiles: Iterable[int]) -> int:

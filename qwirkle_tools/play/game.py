@@ -50,7 +50,7 @@ from ..core.findings import make
 from ..core.movegen import generate
 from ..core.rules import DEFAULT_RULES, Rules, dead, judge, judge_placed
 from ..core.text import count
-from ..core.tiles import COPIES, RACK_SIZE, TILES, Tile, format_tiles, parse_tiles, tile_names
+from ..core.tiles import COPIES, RACK_SIZE, TILES, Tile, each_copy, format_tiles, parse_tiles, tile_names
 from ..formats.jsontext import JSON
 from ..formats.record import Player, Record, Result, Setup, Turn
 from .engine import BOARD_UNKNOWN_WHY, GameState, IllegalMoveError, replay
@@ -296,7 +296,7 @@ class Game:
             assert r is not None
             for t in r:
                 left[t] -= 1
-        bag = [t for t, c in enumerate(left) for _ in range(c)]
+        bag = each_copy(left)
         if len(bag) != state.bag:
             raise ValueError(f"the record's bag should hold {state.bag} tiles, but {len(bag)} are unaccounted for")
         random.Random(seed).shuffle(bag)

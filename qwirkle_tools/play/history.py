@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from ..core.findings import Finding
-from ..core.tiles import RACK_SIZE
+from ..core.tiles import RACK_SIZE, each_copy
 from ..formats.record import Record, Turn
 from .state import GameState, LeadChange, TurnResult
 from .turns import Game
@@ -133,8 +133,7 @@ class History:
         if len(racks) == 2 and 0 <= p < 2 and state.bag == 0 and state.board_known:
             other = racks[1 - p]
             if other is not None:
-                unseen = list(state.unseen(1 - p))
-                tiles = [t for t, c in enumerate(unseen) for _ in range(c)]
+                tiles = each_copy(state.unseen(1 - p))
                 size = state.rack_sizes[p]
                 if size is None or size == len(tiles):
                     return tiles, "deduced"

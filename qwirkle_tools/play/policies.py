@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Literal
 
 from ..core.board import Placement, key_cell
-from ..core.tiles import TILES
+from ..core.tiles import TILES, each_copy
 from .equity import equity
 from .game import Move, SeatView
 from .lookahead import DEFAULT, Settings, choose
@@ -56,7 +56,7 @@ def random_placement(view: SeatView, seed: int = 0) -> Move:
 def lookahead(view: SeatView, seed: int = 0, settings: Settings = DEFAULT) -> Move:
     """The look-ahead engine's placement (the next player's rack sampled by ``seed``), else the fallback."""
     cells = view.board.cells
-    pool = [t for t, c in enumerate(view.unseen) for _ in range(c)]
+    pool = each_copy(view.unseen)
     following = view.rack_sizes[(view.seat + 1) % len(view.rack_sizes)]
     found = choose(dict(cells), list(view.rack), pool, following, view.bag, view.rules, seed, settings)
     if found is None:

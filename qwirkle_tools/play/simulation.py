@@ -73,7 +73,7 @@ from ..core.board import Placement, key_cell
 from ..core.frontier import kept, restore
 from ..core.movegen import RawMove, TooManyMoves, generate_raw
 from ..core.rules import Rules
-from ..core.tiles import RACK_SIZE, TILES
+from ..core.tiles import RACK_SIZE, TILES, each_copy
 from .endgame import solve
 from .game import Game, Move, SeatView
 
@@ -436,7 +436,7 @@ def choose(view: SeatView, seed: int = 0, movetime_ms: int | None = None, settin
         return moves[0] if moves and moves[0].action == "place" else None
     seats = len(view.rack_sizes)
     sizes = [view.rack_sizes[(view.seat + j) % seats] for j in range(1, seats)]
-    pool = [t for t, c in enumerate(view.unseen) for _ in range(c)]
+    pool = each_copy(view.unseen)
     try:
         if view.bag == 0 and seats == 2 and settings.endgame:
             ranked, _ = _endgame(cells, rack, pool, view.rules, settings, False, movetime_ms, tally, others=0)

@@ -225,14 +225,20 @@ def test_the_policy_plays_whole_legal_games() -> None:
     assert not [f for f in check_data(data)[1] if f.severity == "error"]
 
 
-def test_the_match_runner_passes_its_movetime_to_sim(monkeypatch: pytest.MonkeyPatch) -> None:
-    seen: list[int | None] = []
+@pytest.fixture
+def seen(monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
+    """The movetime each call of the sim policy is given (it plays greedy's move)."""
+    told: list[int | None] = []
 
     def spy(view: Any, seed: int, movetime_ms: int | None = None, settings: Any = None) -> Any:
-        seen.append(movetime_ms)
+        told.append(movetime_ms)
         return policies.greedy(view)
 
     monkeypatch.setattr(policies, "sim_choose", spy)
+    return told
+
+
+def test_the_match_runner_passes_its_movetime_to_sim(seen: list[int | None]) -> None:
     assert "sim" in policies.POLICIES and policies.BUILT_IN["sim"] is policies.sim
     bot = load("sim")
     record = play([bot, load("greedy")], ["sim", "greedy"], seed=3, movetime_ms=123)
@@ -247,16 +253,9 @@ def test_settings_are_checked() -> None:
     assert ITERATIONS >= Settings().minimum
 
 
-def test_a_qbp_bot_passes_go_movetime_to_sim(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_qbp_bot_passes_go_movetime_to_sim(seen: list[int | None]) -> None:
     from qwirkle_tools.bots.qbp import go_line, position_line, rack_line, serve
 
-    seen: list[int | None] = []
-
-    def spy(view: Any, seed: int, movetime_ms: int | None = None, settings: Any = None) -> Any:
-        seen.append(movetime_ms)
-        return policies.greedy(view)
-
-    monkeypatch.setattr(policies, "sim_choose", spy)
     game = midgame()
     view = game.view(game.to_move)
     said: list[str] = []

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from ..core.findings import Finding
     from ..formats.jsontext import JSON
     from ..formats.record import Record
+    from ..formats.sources import Loaded
     from ..play.history import History
     from .progress import Progress
 
@@ -98,21 +99,21 @@ def _warn(where: str, findings: Iterable[Finding]) -> None:
             typer.echo(one_line(line), err=True)
 
 
-def _read(file: Path) -> Record:
-    """The one record in ``file``, the warnings of reading it (slips in
-    hand-written text read past) told at once, as :func:`_warn` tells them."""
+def _read(file: Path) -> Loaded:
+    """The one record in ``file`` (with where its values were written), the warnings of
+    reading it (slips in hand-written text read past) told at once, as :func:`_warn` tells them."""
     from ..formats.sources import load_record
 
     loaded = load_record(file)
     _warn(str(file), loaded.warnings)
-    return loaded.record
+    return loaded
 
 
 def _history(file: Path, positions: bool = True) -> History:
     """The record in ``file`` (see :func:`_read`) replayed once, leniently."""
     from ..play.engine import replay
 
-    return replay(_read(file), positions=positions)
+    return replay(_read(file).record, positions=positions)
 
 
 def _out(line: str) -> None:

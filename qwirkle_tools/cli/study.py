@@ -236,12 +236,10 @@ def report(
     """
     from ..analysis.analyse import recorded_engine
     from ..formats.fileio import check_folder, write_folder
-    from ..formats.sources import load_record
     from ..outputs.reporting import FILES, build
 
     check_folder(output, FILES, force)  # before any work; checked again as the folder goes in place
-    loaded = load_record(file)
-    _warn(str(file), loaded.warnings)
+    loaded = _read(file)
     record = loaded.record
     done = build(record, file.name, engine.value if engine is not None else recorded_engine(record), loaded)
     folder = write_folder(output, done.files, force, FILES)
@@ -276,7 +274,7 @@ def endgame(
     """
     from ..play.endgame import format_solution, position, solve
 
-    game, played = position(_read(file), turn)
+    game, played = position(_read(file).record, turn)
     solution = solve(game, seconds=seconds, candidates=candidates, include=[played] if played is not None else ())
     if format is Format.json:
         data = solution.to_json()

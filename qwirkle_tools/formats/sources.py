@@ -332,8 +332,11 @@ class Loaded:
         it: the warnings of reading it, and the replay's findings on the
         totals it draws (``result-mismatch``: a claimed total the turns do
         not add up to), each told where it was written."""
-        totals = [f for f in replayed if f.code == "result-mismatch"]
-        return [*self.warnings, *placed(totals, self.places)]
+        return self.with_warnings(f for f in replayed if f.code == "result-mismatch")
+
+    def with_warnings(self, findings: Iterable[Finding]) -> list[Finding]:
+        """The warnings of reading the record, then ``findings``, each told where it was written."""
+        return [*self.warnings, *placed(findings, self.places)]
 
 
 def load_record(path: str | os.PathLike[str]) -> Loaded:

@@ -46,7 +46,7 @@ from ..analysis.analyse import Analysis, TurnAnalysis, analyse, flag_details
 from ..analysis.rescore import Rescoring, rescore
 from ..core.board import key_cell
 from ..core.extent import axis, cut_note, not_shown
-from ..core.findings import Finding, placed
+from ..core.findings import Finding
 from ..core.palette import COLOUR_HEX, TILE_FACE
 from ..core.safetext import json_text, one_line
 from ..core.svg import shape_svg
@@ -183,7 +183,7 @@ def page_data(history: History, analysis: Analysis, title: str = "", rescoring: 
 
 def _game_findings(history: History, reading: Loaded | None) -> list[Finding]:
     own = [f for f in history.findings if f.turn is None]
-    return own if reading is None else [*reading.warnings, *placed(own, reading.places)]
+    return own if reading is None else reading.with_warnings(own)
 
 
 Axis = list[int | None]

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from ..core.board import STEP_X, STEP_Y, Placement, key_cell
 from ..core.errors import QwirkleError
 from ..core.frontier import Line
-from ..core.lines import JOIN
+from ..core.lines import JOIN, line_start
 from ..core.movegen import generate_raw_on
 from ..core.rules import judge_placed
 from ..core.safetext import one_line
@@ -234,13 +234,7 @@ class _Search:
         if not placed:
             return lone[0][0] if lone else None
         cells = self.cells
-        ends = set()
-        for k in placed:
-            for step in _STEPS:
-                end = k + step
-                while end in cells:
-                    end += step
-                ends.add(end)
+        ends = {line_start(cells, k, -step, None) + step for k in placed for step in _STEPS}  # (the cell past each run)
         best = next((points for points, f in lone if f not in ends and f not in cells), None)
         tile = self.racks[self.to_move][0]
         rules = self.rules

@@ -39,6 +39,8 @@ def main(argv: list[str] | None = None) -> int:
     sys.setrecursionlimit(10_000)
     rows: list[tuple[int, int, int, int, float, int, int | None, str]] = []
     seed, wrong, unproven = ns.first_seed, 0, 0
+    print("| seed | tiles | value | nodes | CPU s | plies | greedy loses | brute force agrees |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
     while len(rows) < ns.positions:
         game = endgame(seed, ns.most)
         seed += 1
@@ -61,11 +63,10 @@ def main(argv: list[str] | None = None) -> int:
             wrong += not ok
             agree = "yes" if ok else "NO"
         rows.append((seed - 1, tiles, solution.value, solution.nodes, cpu, solution.depth, loss, agree))
+        r = rows[-1]  # printed as it comes: a brute force of eight tiles takes minutes
+        print(f"| {r[0]} | {r[1]} | {r[2]:+d} | {r[3]:,} | {r[4]:.2f} | {r[5]} | {r[6] if r[6] is not None else '?'} | {r[7]} |",
+              flush=True)
         unproven += not solution.proven
-    print("| seed | tiles | value | nodes | CPU s | plies | greedy loses | brute force agrees |")
-    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
-    for r in rows:
-        print(f"| {r[0]} | {r[1]} | {r[2]:+d} | {r[3]:,} | {r[4]:.2f} | {r[5]} | {r[6] if r[6] is not None else '?'} | {r[7]} |")
     nodes, cpu = sum(r[3] for r in rows), sum(r[4] for r in rows)
     ebf = [r[3] ** (1 / r[5]) for r in rows if r[5] > 1 and r[3] > 1]
     losses = [r[6] for r in rows if r[6] is not None]

@@ -54,6 +54,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from operator import itemgetter
 from typing import Any, Literal
 
 from ..core.board import Placement, format_move, key_cell
@@ -359,11 +360,11 @@ def _judge(history: History, result: TurnResult, state: GameState, judge: Engine
     played = result.computed if result.computed is not None else turn.score
     qwirkles = result.qwirkles or 0
     sheet = turn.action == "place" and turn.tiles is None  # a score-sheet turn: judged by its claim
-    scores = move_scores(((s, len(tiles)) for s, _, _, tiles in raw), len(rack), state.bag, rules)
+    scores = move_scores(map(itemgetter(0), raw), map(len, map(itemgetter(3), raw)), len(rack), state.bag, rules)
     best_score = max(scores, default=0)
     value = played if played is not None else 0
     # an exchange or a pass is not one of the legal placements: it has no rank among them (rank None)
-    rank = 1 + sum(1 for s in scores if s > value) if turn.action == "place" else None
+    rank = 1 + sum(map(value.__lt__, scores)) if turn.action == "place" else None  # 1 + the moves scoring more
     # a claim of c points made at most c // (the least a move completing a line of six scores) Qwirkles
     made = value // (LINE_MAX + rules.qwirkle_bonus) if sheet else qwirkles
     shown = candidates(raw, scores, turn.tiles, state.bag == 0)
@@ -434,7 +435,7 @@ def _bounded(cells: Mapping[int, int], rack: Sequence[int], rules: Rules, larges
 def _missed(moves: list[RawMove], played_qwirkles: int) -> Move | None:
     """The best-scoring move among those completing the most lines of six, if
     that is more than the move played completed."""
-    most = max((m[1] for m in moves), default=0)
+    most = max(map(itemgetter(1), moves), default=0)
     if most <= played_qwirkles:
         return None
     return raw_move(next(m for m in moves if m[1] == most))  # moves come best score first

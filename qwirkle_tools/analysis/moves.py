@@ -25,13 +25,17 @@ def move_data(move: Move, score: int | None = None) -> dict[str, object]:
             "qwirkles": move.qwirkles}
 
 
-def move_scores(moves: Iterable[tuple[int, int]], rack: int, bag: int | None, rules: Rules) -> list[int]:
-    """What each move, given as (points, tiles placed), really scores from a
-    rack of ``rack`` tiles: its points plus the end bonus
+def move_scores(points: Iterable[int], placed: Iterable[int], rack: int, bag: int | None, rules: Rules) -> list[int]:
+    """What each move, given by its ``points`` and the number of tiles it
+    ``placed`` (two iterables in step), really scores from a rack of ``rack``
+    tiles: its points plus the end bonus
     (:meth:`~qwirkle_tools.core.rules.Rules.end_points`, as the replay counts it for
     ``rescore``) when it empties the rack while the bag is empty. A bag of
-    ``None`` (not known) earns no bonus: nothing is assumed."""
-    return [rules.scored(points, placed, rack, bag) for points, placed in moves]
+    ``None`` (not known) earns no bonus: nothing is assumed. ``placed`` is
+    not read where no move can earn the bonus."""
+    if bag is None or not rules.end_points(0, bag):  # no move can earn it here (the analysis's common case)
+        return list(points)
+    return [rules.scored(p, n, rack, bag) for p, n in zip(points, placed)]
 
 
 class AnalysisError(QwirkleError):
@@ -120,7 +124,8 @@ def legal_moves(history: History, turn: int, rack: Sequence[int] | None = None) 
     except TooManyMoves:
         raise AnalysisError(f"the position before turn {turn} has more than {MOVES_LISTED:,} legal moves "
                             "for this rack; too many to list") from None
-    scores = move_scores(((m.score, len(m.tiles)) for m in found), len(rack), state.bag, history.record.rules)
+    scores = move_scores((m.score for m in found), (len(m.tiles) for m in found), len(rack), state.bag,
+                         history.record.rules)
     order = sorted(range(len(found)), key=lambda i: (-scores[i], -found[i].qwirkles))  # stable: generate's order next
     return LegalMoves(turn, tuple(TILES[t] for t in rack), tuple(found[i] for i in order),
                       tuple(scores[i] for i in order))

@@ -30,7 +30,8 @@ if TYPE_CHECKING:  # the same names as PUBLIC (a test holds them equal), for typ
     from .core.tiles import Tile, TileError
     from .formats.record import Record, RecordError, Setup, Turn, dumps, from_data, loads
     from .play.engine import GameState, History, IllegalMoveError, TurnResult, replay
-    from .play.game import Game, Move, MoveError, SeatView
+    from .play.game import Game, SeatView
+    from .play.move import Move, MoveError
 
 PUBLIC = {
     "core.board": ("Board", "Placement"),
@@ -40,7 +41,8 @@ PUBLIC = {
     "core.tiles": ("Tile", "TileError"),
     "formats.record": ("Record", "RecordError", "Setup", "Turn", "dumps", "from_data", "loads"),
     "play.engine": ("GameState", "History", "IllegalMoveError", "TurnResult", "replay"),
-    "play.game": ("Game", "Move", "MoveError", "SeatView"),
+    "play.game": ("Game", "SeatView"),
+    "play.move": ("Move", "MoveError"),
 }
 """The flat facade, ``from qwirkle_tools import Game``: each module and the names it gives."""
 

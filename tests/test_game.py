@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from qwirkle_tools.core.board import Placement
-from qwirkle_tools.core.rules import Rules
+from qwirkle_tools.core.rules import Rules, dead
 from qwirkle_tools.core.tiles import COPIES, TILES, Tile
 from qwirkle_tools.formats.record import Record, from_data
 from qwirkle_tools.play.engine import IllegalMoveError, replay
@@ -62,6 +62,43 @@ def test_200_games_played_to_the_end_validate_and_pop_back_to_the_deal() -> None
             game.pop()
     assert outcomes.get("out", 0) > 150
     assert actions == {"place", "exchange"}  # (a pass is rare in play: see the pass test below)
+
+
+def afresh(game: Game) -> tuple[list[Move], bool]:
+    """The legal moves and whether the game is over, from the position alone (none of the game's kept data)."""
+    cells = dict(game.board.cells)
+    over = game._end == "out" or dead(cells, [int(t) for r in game.racks for t in r] + game._dealer.bag)
+    return ([] if over else _legal(cells, [int(t) for t in game.racks[game.to_move]], game.bag_size, game.rules)), over
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_searchs_pushes_and_pops_give_the_moves_and_the_end_of_the_position_afresh(seed: int) -> None:
+    # the game keeps the move generator's data of each board on its line of pushed placements: after a pop
+    # the next board's grows from its parent's; here every position of a random depth-first walk is compared
+    rng = random.Random(seed)
+    game = Game.deal(players=2, seed=seed)
+    twin = Game.deal(players=2, seed=seed)
+    opening = []
+    while len(opening) < 10 + 5 * seed and not twin.is_over():  # turns pushed before the game is first asked
+        opening.append(twin.legal_moves()[0])
+        twin.push(opening[-1])
+    for move in opening:
+        game.push(move)
+    depth, compared = 0, 0
+    for _ in range(300):
+        moves = game.legal_moves()
+        assert (moves, game.is_over()) == afresh(game)
+        compared += 1
+        if moves and (depth == 0 or rng.random() < 0.55):
+            game.push(rng.choice(moves[:8]))
+            depth += 1
+        elif depth:
+            game.pop()
+            depth -= 1
+    for _ in range(depth + len(opening)):  # back to the deal, below the turns pushed before the first ask
+        game.pop()
+        assert (game.legal_moves(), game.is_over()) == afresh(game)
+    assert compared == 300 and not game.turns
 
 
 def test_deal_is_the_seeded_self_play_deal() -> None:

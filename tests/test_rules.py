@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qwirkle_tools.core.board import Board, Placement, cell_key, key_cell
+from qwirkle_tools.core.frontier import BoardData
 from qwirkle_tools.core.movegen import generate
 from qwirkle_tools.core.rules import (
     DEFAULT_RULES,
@@ -354,7 +355,10 @@ def test_playable_tile_on_an_empty_board_is_the_first_rack_tile_at_the_origin() 
     (".. .. bd\n.. .. bs\nrc rx ..", "gl yl ol"),
 ])
 def test_playable_tile_is_none_when_nothing_fits(board: str, rack: str) -> None:
-    assert playable_tile(Board.parse(board).cells, parse_tiles(rack)) is None
+    cells = Board.parse(board).cells
+    assert playable_tile(cells, parse_tiles(rack)) is None
+    if cells:  # the same with the move generator's masks of the frontier
+        assert playable_tile(cells, parse_tiles(rack), BoardData(cells, 6).joinable) is None
 
 
 @pytest.mark.parametrize(("board", "rack", "tile"), [
@@ -365,9 +369,11 @@ def test_playable_tile_is_none_when_nothing_fits(board: str, rack: str) -> None:
 ])
 def test_playable_tile_finds_a_legal_placement(board: str, rack: str, tile: str) -> None:
     b = Board.parse(board)
-    found = playable_tile(b.cells, parse_tiles(rack))
-    assert found is not None and found.tile == Tile.parse(tile)
-    assert judge(b, [found]).legal
+    for frontier in (None, BoardData(b.cells, 6).joinable):
+        found = playable_tile(b.cells, parse_tiles(rack), frontier)
+        assert found is not None and found.tile == Tile.parse(tile)
+        assert judge(b, [found]).legal
+
 
 
 # -- property tests: random positions -------------------------------------------------------
@@ -588,3 +594,11 @@ def test_a_moves_score_with_the_end_bonus_is_composed_once() -> None:
     assert rules.scored(7, 3, 3, 4) == 7  # the bag refills the rack
     assert rules.scored(7, 3, 3, None) == 7  # the bag not known: nothing assumed
     assert Rules(end_bonus=0).scored(7, 3, 3, 0) == 7
+
+
+@given(positions, st.lists(st.sampled_from(range(36)), min_size=1, max_size=3))
+@settings(max_examples=150, deadline=None)
+def test_the_frontiers_masks_find_a_playable_tile_where_there_is_one(position: Any, rack: list[int]) -> None:
+    cells = position[0]
+    if cells:
+        assert (playable_tile(cells, rack) is None) == (playable_tile(cells, rack, BoardData(cells, 6).joinable) is None)

@@ -6,7 +6,7 @@ A player is named by a *spec* (:func:`load`):
   (:mod:`qwirkle_tools.play.policies`; ``sim`` is given the match's movetime);
 * ``module:function`` or ``path/to/file.py:function``: a Python function
   that receives a :class:`~qwirkle_tools.play.game.SeatView` and returns a
-  :class:`~qwirkle_tools.play.game.Move` or its text (it runs in the referee's
+  :class:`~qwirkle_tools.play.move.Move` or its text (it runs in the referee's
   process: trusted code; its time is measured, not bounded);
 * ``cmd:COMMAND ARGS``: an outside program in any language, spoken to in the
   Qwirkle bot protocol (:mod:`qwirkle_tools.bots.qbp`) over its standard input

@@ -102,7 +102,19 @@ def generate(
             thousands); generation stops soon after the limit, so the cost
             stays bounded.
     """
-    table = _table(board, rack, rules, largest_first, True, limit)
+    return _built(_table(board, rack, rules, largest_first, True, limit))
+
+
+def generate_on(data: BoardData, rack: Sequence[int], rules: Rules = DEFAULT_RULES) -> list[Move]:
+    """The moves of :func:`generate` on the board that ``data`` describes (not empty), from
+    data the caller keeps (a :class:`~qwirkle_tools.core.frontier.Line` along pushed and
+    popped moves), not this thread's. ``data`` must be of that board and of ``rules``' Qwirkle
+    bonus: nothing checks it."""
+    return _built(_table_on(data, rack, rules, True))
+
+
+def _built(table: dict[int, _Entry]) -> list[Move]:
+    """The table's moves as :class:`Move` objects, in its order."""
     if not table:
         return []
     scores, qwirkles, _, placements = zip(*map(table.__getitem__, sorted(table)))
@@ -134,13 +146,20 @@ def generate_raw_on(data: BoardData, rack: Sequence[int], rules: Rules = DEFAULT
     """The moves of :func:`generate_raw` on the board that ``data`` describes (not empty), from
     data the caller keeps (a search's :class:`~qwirkle_tools.core.frontier.Line`), not this thread's.
     ``data`` must be of that board and of ``rules``' Qwirkle bonus: nothing checks it."""
+    table = _table_on(data, rack, rules, False)
+    return list(map(table.__getitem__, sorted(table)))
+
+
+def _table_on(data: BoardData, rack: Sequence[int], rules: Rules, placements: bool, limit: int | None = None
+              ) -> dict[int, _Entry]:
+    """The moves on a non-empty board from its data, by sort key (see _Entry)."""
     table: dict[int, _Entry] = {}
     rack_mask = 0
     for t in rack:
         rack_mask |= 1 << t
     if rack_mask:
-        _moves(data, rack_mask, rules.qwirkle_bonus, False, table)
-    return list(map(table.__getitem__, sorted(table)))
+        _moves(data, rack_mask, rules.qwirkle_bonus, placements, table, limit)
+    return table
 
 
 def best_move(
@@ -194,12 +213,7 @@ def _table(board: Board | Mapping[int, int], rack: Sequence[int], rules: Rules, 
         return table
     if type(cells) is not dict:
         cells = dict(cells)
-    rack_mask = 0
-    for t in rack:
-        rack_mask |= 1 << t
-    if rack_mask:
-        _moves(board_data(cells, rules.qwirkle_bonus), rack_mask, rules.qwirkle_bonus, placements, table, limit)
-    return table
+    return _table_on(board_data(cells, rules.qwirkle_bonus), rack, rules, placements, limit)
 
 
 def _opening(rack: Sequence[int], rules: Rules, largest_first: bool, make: _Make, table: dict[int, _Entry]) -> None:

@@ -389,11 +389,16 @@ def check(board: Board | Mapping[int, int], move: Sequence[Placement], rules: Ru
     return list(judge(board, move, rules).violations)
 
 
-def playable_tile(cells: Board | Mapping[int, int], rack: Iterable[int]) -> Placement | None:
+def playable_tile(cells: Board | Mapping[int, int], rack: Iterable[int], frontier: Mapping[int, int] | None = None
+                  ) -> Placement | None:
     """Some legal single-tile placement of a rack tile, or ``None``.
 
     Any legal placement contains a tile that would be legal alone, so this
     answers "can this player place anything?" On an empty board any tile is.
+    ``frontier``, if given, maps every empty cell beside the board to a mask of
+    the tiles that may go there (a superset, such as the move generator's
+    :attr:`BoardData.joinable <qwirkle_tools.core.frontier.BoardData>`): only
+    the cells whose mask holds a rack tile are judged.
     """
     if isinstance(cells, Board):
         cells = cells.cells
@@ -403,6 +408,12 @@ def playable_tile(cells: Board | Mapping[int, int], rack: Iterable[int]) -> Plac
     if not cells:
         return Placement(TILES[tiles[0]], 0, 0)
     wanted = mask(tiles)
+    if frontier is not None:
+        for k, may in frontier.items():
+            fit = may & wanted and accepts(cells, k) & wanted
+            if fit:
+                return Placement(TILES[(fit & -fit).bit_length() - 1], *key_cell(k))
+        return None
     tried: set[int] = set()
     for key in cells:
         for d in (STEP_X, -STEP_X, STEP_Y, -STEP_Y):
@@ -416,13 +427,14 @@ def playable_tile(cells: Board | Mapping[int, int], rack: Iterable[int]) -> Plac
     return None
 
 
-def dead(cells: Board | Mapping[int, int], left: Iterable[int]) -> bool:
+def dead(cells: Board | Mapping[int, int], left: Iterable[int], frontier: Mapping[int, int] | None = None) -> bool:
     """Whether a position is dead: tiles are on the board and none of the
     tiles ``left`` in the game (in racks and bag) fits anywhere, so nobody
-    can ever place again (RULES.md: the game ends, blocked)."""
+    can ever place again (RULES.md: the game ends, blocked). ``frontier``:
+    as for :func:`playable_tile`."""
     if isinstance(cells, Board):
         cells = cells.cells
-    return bool(cells) and playable_tile(cells, left) is None
+    return bool(cells) and playable_tile(cells, left, frontier) is None
 
 
 __all__ = ["DEFAULT_RULES", "Judgement", "LineScore", "Rules", "ScoreBreakdown", "Violation", "check", "dead",

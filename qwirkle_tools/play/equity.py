@@ -58,7 +58,7 @@ class Valued:
         return f"{self.to_move()}: score {self.score}, leave {self.leave:+.2f}, equity {self.equity:.2f}"
 
     def to_move(self) -> Move:
-        """The game's :class:`~qwirkle_tools.play.game.Move` for it."""
+        """The game's :class:`~qwirkle_tools.play.move.Move` for it."""
         if isinstance(self.move, Exchange):
             return Move.exchange(self.move.tiles)
         _, _, keys, tiles = self.move

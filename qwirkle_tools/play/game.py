@@ -39,97 +39,28 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, repeat
 from typing import Any, Literal
 
-from ..core.board import COORD_LIMIT, Board, Placement, format_move, key_cell, parse_move
-from ..core.errors import QwirkleError
+from ..core.board import COORD_LIMIT, Board, Placement, key_cell
 from ..core.findings import make
-from ..core.movegen import generate
+from ..core.frontier import BoardData, Line
+from ..core.movegen import generate, generate_on
 from ..core.rules import DEFAULT_RULES, Rules, dead, judge, judge_placed
 from ..core.text import count
-from ..core.tiles import COPIES, RACK_SIZE, TILES, Tile, each_copy, format_tiles, parse_tiles, tile_names
+from ..core.tiles import COPIES, RACK_SIZE, TILES, Tile, each_copy, tile_names
 from ..formats.jsontext import JSON
 from ..formats.record import Player, Record, Result, Setup, Turn
 from .engine import BOARD_UNKNOWN_WHY, GameState, IllegalMoveError, replay
 from .ledger import Dealer
+from .move import Action as Action
+from .move import Move as Move
+from .move import MoveError as MoveError
 
-Action = Literal["place", "exchange", "pass"]
 Outcome = Literal["out", "blocked"]
 _End = Literal["out", "blocked", "unknown"] | None  # "unknown": not worked out since the last change
-
-
-class MoveError(QwirkleError, ValueError):
-    """A text that is no move; the message quotes it."""
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """One turn's move: a placement, an exchange or a pass.
-
-    ``tiles`` are the placements of a ``place`` (in the order given),
-    ``exchanged`` the tiles of an ``exchange``. ``score`` is what
-    :meth:`Game.legal_moves` found the move scores, end bonus included
-    (``None`` on a move made or parsed by hand); it does not take part in
-    comparisons, so a parsed move equals the listed one.
-
-    >>> move = Move.parse("rc@0,0 rd@1,0")
-    >>> str(move), str(Move.parse("exchange rc rs")), str(Move.parse("pass"))
-    ('rc@0,0 rd@1,0', 'exchange rc rs', 'pass')
-    >>> Move.parse(str(move)) == move
-    True
-    """
-
-    action: Action
-    tiles: tuple[Placement, ...] = ()
-    exchanged: tuple[Tile, ...] = ()
-    score: int | None = field(default=None, compare=False)
-
-    @classmethod
-    def place(cls, placements: Iterable[Placement], score: int | None = None) -> Move:
-        return cls("place", tuple(placements), score=score)
-
-    @classmethod
-    def exchange(cls, tiles: Iterable[int]) -> Move:
-        return cls("exchange", exchanged=tuple(TILES[t] for t in tiles), score=0)
-
-    @classmethod
-    def pass_turn(cls) -> Move:
-        return cls("pass", score=0)
-
-    @classmethod
-    def parse(cls, text: str) -> Move:
-        """Read the notation's form of a move, as :meth:`__str__` writes it:
-        ``rc@0,0 rd@1,0`` (tiles long or short), ``exchange rc rs``, ``pass``.
-
-        Raises:
-            MoveError: the text is no move; the message quotes it.
-        """
-        words = text.split()
-        try:
-            if words == ["pass"]:
-                return cls.pass_turn()
-            if words and words[0] == "exchange":
-                if len(words) == 1:
-                    raise ValueError("name the tiles exchanged")
-                return cls.exchange(parse_tiles(words[1:]))
-            if not words:
-                raise ValueError("it is empty")
-            return cls.place(parse_move(text))
-        except ValueError as exc:
-            raise MoveError(f"bad move {text!r}: write tile@x,y ..., exchange TILES or pass ({exc})") from None
-
-    def __str__(self) -> str:
-        if self.action == "place":
-            return format_move(self.tiles)
-        if self.action == "exchange":
-            return f"exchange {format_tiles(self.exchanged)}"
-        return "pass"
-
-    def __repr__(self) -> str:
-        return f"Move.parse({str(self)!r})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,6 +186,7 @@ class Game:
         self._meta = dict(meta or {})
         self._named_rules: tuple[str, ...] | None = None  # a recorded game's rules object, written back as it was
         self._end: _End = "unknown"  # worked out when asked
+        self._boards = _Boards(rules.qwirkle_bonus)
 
     # -- making a game ----------------------------------------------------------
 
@@ -367,10 +299,11 @@ class Game:
         out in row 0 from (0,0)."""
         if self.is_over():
             return []
-        return _legal(self._cells, self._racks[self._to_move], len(self._dealer.bag), self.rules)
+        return _legal(self._cells, self._racks[self._to_move], len(self._dealer.bag), self.rules,
+                      self._boards.data(self._cells, len(self._undo)))
 
     def is_legal(self, move: Move) -> bool:
-        if self._refusal(move) is not None:
+        if _refusal(self, move) is not None:
             return False
         return move.action != "place" or not judge(self._cells, move.tiles, self.rules).violations
 
@@ -381,7 +314,7 @@ class Game:
             IllegalMoveError: the move breaks a rule (or the game is over); the
                 game is as it was.
         """
-        refusal = self._refusal(move)
+        refusal = _refusal(self, move)
         p = self._to_move
         rack = self._racks[p]
         rules = self.rules
@@ -413,6 +346,7 @@ class Game:
             self._undo.append(_Undo(held, keys, len(new), None, None, end))
             turn = Turn(p, "place", tiles=move.tiles, score=points, rack=_tiles(held), draw=_tiles(new))
             self._end = "out" if not rack else "unknown"  # (a placement may leave the position dead)
+            self._boards.push(keys)
         elif move.action == "exchange":
             new, saved_bag, saved_rng = dealer.exchange(p, [int(t) for t in move.exchanged])
             points = 0
@@ -438,6 +372,7 @@ class Game:
             raise IndexError("no turn to take back" + (": the record's turns cannot be" if self._prefix else ""))
         undo = self._undo.pop()
         turn = self._turns.pop()
+        self._boards.pop(len(self._undo), turn.action == "place")
         p = turn.player
         self._to_move = p
         self._scores[p] -= turn.score or 0
@@ -465,7 +400,7 @@ class Game:
         anywhere, else ``None`` (RULES.md, "End of the game")."""
         end = self._end
         if end == "unknown":
-            end = self._end = "blocked" if dead(self._cells, self._dealer.left()) else None
+            end = self._end = "blocked" if self._boards.dead(self._cells, self._dealer.left(), len(self._undo)) else None
         return end
 
     def is_over(self) -> bool:
@@ -487,25 +422,24 @@ class Game:
             meta={**self._meta, **(meta or {})}, named_rules=self._named_rules,
         )
 
-    # -- checking a move --------------------------------------------------------
 
-    def _refusal(self, move: Move) -> tuple[str, str, str] | None:
-        """Why ``move`` may not be played now, as (finding code, pointer within
-        the turn, reason), or ``None`` if it may, as far as the rack and the bag
-        are concerned (:meth:`~qwirkle_tools.play.ledger.Dealer.refusal`, the rules
-        the replay applies too): a placement's lines are :func:`~qwirkle_tools.core.rules.judge`'s."""
-        # (no placement is legal in a dead position, so a legal one needs no look for it)
-        if self._end in ("out", "blocked") or (move.action != "place" and self.is_over()):
-            return "after-end", "/action", f"the game is over ({self.outcome()})"
-        if move.action == "place":
-            if not move.tiles:
-                return "empty-move", "/tiles", "a placement with no tiles"
-            for j, pl in enumerate(move.tiles):
-                if abs(pl.x) > COORD_LIMIT or abs(pl.y) > COORD_LIMIT:
-                    return "schema", f"/tiles/{j}", f"({pl.x},{pl.y}) is off the board (at most {COORD_LIMIT:,})"
-        tiles = [int(pl.tile) for pl in move.tiles] if move.action == "place" else [int(t) for t in move.exchanged]
-        p = self._to_move
-        return self._dealer.refusal(self.names[p], p, move.action, tiles, self._cells)
+def _refusal(game: Game, move: Move) -> tuple[str, str, str] | None:
+    """Why ``move`` may not be played now in ``game``, as (finding code, pointer within
+    the turn, reason), or ``None`` if it may, as far as the rack and the bag
+    are concerned (:meth:`~qwirkle_tools.play.ledger.Dealer.refusal`, the rules
+    the replay applies too): a placement's lines are :func:`~qwirkle_tools.core.rules.judge`'s."""
+    # (no placement is legal in a dead position, so a legal one needs no look for it)
+    if game._end in ("out", "blocked") or (move.action != "place" and game.is_over()):
+        return "after-end", "/action", f"the game is over ({game.outcome()})"
+    if move.action == "place":
+        if not move.tiles:
+            return "empty-move", "/tiles", "a placement with no tiles"
+        for j, pl in enumerate(move.tiles):
+            if abs(pl.x) > COORD_LIMIT or abs(pl.y) > COORD_LIMIT:
+                return "schema", f"/tiles/{j}", f"({pl.x},{pl.y}) is off the board (at most {COORD_LIMIT:,})"
+    tiles = [int(pl.tile) for pl in move.tiles] if move.action == "place" else [int(t) for t in move.exchanged]
+    p = game._to_move
+    return game._dealer.refusal(game.names[p], p, move.action, tiles, game._cells)
 
 
 def _end_of(record: Record, what: str) -> GameState:
@@ -525,10 +459,50 @@ def _end_of(record: Record, what: str) -> GameState:
     return state
 
 
-def _legal(cells: Mapping[int, int], rack: Sequence[int], bag: int, rules: Rules) -> list[Move]:
-    """The legal moves for ``rack`` (see :meth:`Game.legal_moves`)."""
+class _Boards:
+    """The move generator's data of each board on a game's line of pushed placements
+    (a :class:`~qwirkle_tools.core.frontier.Line`), begun at the first ask: a search
+    that pops and pushes again grows the next board's data from its parent's, not
+    from nothing."""
+
+    __slots__ = ("line", "start", "bonus")
+
+    def __init__(self, bonus: int) -> None:
+        self.line: Line | None = None
+        self.start = 0  # the turns pushed when the line began: a pop below them ends it
+        self.bonus = bonus
+
+    def data(self, cells: dict[int, int], turns: int) -> BoardData | None:
+        """The data of ``cells`` (``None`` while the board is empty), ``turns`` turns pushed."""
+        if not cells:
+            return None
+        if self.line is None:
+            self.line, self.start = Line(cells, self.bonus), turns
+        return self.line.data(cells)
+
+    def dead(self, cells: dict[int, int], left: Iterable[int], turns: int) -> bool:
+        """:func:`~qwirkle_tools.core.rules.dead`, judging only the frontier cells whose masks hold a tile ``left``."""
+        data = self.data(cells, turns)
+        return data is not None and dead(cells, left, data.joinable)
+
+    def push(self, keys: tuple[int, ...]) -> None:
+        """A placement on ``keys`` pushed."""
+        if self.line is not None:
+            self.line.push(keys)
+
+    def pop(self, turns: int, placed: bool) -> None:
+        """A turn taken back (``placed``: a placement), ``turns`` left pushed."""
+        if turns < self.start:
+            self.line = None
+        elif placed and self.line is not None:
+            self.line.pop()
+
+
+def _legal(cells: Mapping[int, int], rack: Sequence[int], bag: int, rules: Rules, data: BoardData | None = None
+           ) -> list[Move]:
+    """The legal moves for ``rack`` (see :meth:`Game.legal_moves`), from the board's ``data`` if given."""
     opening = not cells
-    found = generate(cells, rack, rules, largest_first=opening)
+    found = generate(cells, rack, rules, largest_first=opening) if data is None else generate_on(data, rack, rules)
     whole = len(rack)
     scores = [rules.scored(m.score, len(m.tiles), whole, bag) for m in found]
     # the Moves built without Move.__init__ (its frozen fields are set one object.__setattr__ at a time)

@@ -415,7 +415,7 @@ def _endgame(cells: dict[int, int], rack: list[int], pool: Sequence[int], rules:
 
 
 def as_move(raw: RawMove, score: int | None = None) -> Move:
-    """A raw move as the game's :class:`~qwirkle_tools.play.game.Move` (``score``: its score, bonus included)."""
+    """A raw move as the game's :class:`~qwirkle_tools.play.move.Move` (``score``: its score, bonus included)."""
     _, _, keys, tiles = raw
     return Move.place((Placement(TILES[t], *key_cell(k)) for k, t in zip(keys, tiles)), raw[0] if score is None else score)
 

@@ -21,7 +21,11 @@ replays a record that may say little). Its names follow python-chess's
 :class:`~qwirkle_tools.play.engine.IllegalMoveError` naming the turn, the move and
 the reason, with the same finding code the validator gives, and the game is
 left as it was. :meth:`Game.pop` undoes a turn from what the turn saved
-(no replay), so a search can push and pop millions of times.
+(no replay), so a search can push and pop millions of times; the move
+generator's data of each board on the line of pushed placements is kept
+(from the first :meth:`Game.legal_moves` or end check), so the moves after a
+pop grow from the data of the board before, not from a survey of the whole
+board.
 
 What is judged where: a placement's legality and score are
 :func:`~qwirkle_tools.core.rules.judge`'s (the one scorer) and the list of legal

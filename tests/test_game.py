@@ -101,6 +101,25 @@ def test_a_searchs_pushes_and_pops_give_the_moves_and_the_end_of_the_position_af
     assert compared == 300 and not game.turns
 
 
+def test_a_game_pickled_or_deep_copied_plays_on_as_the_original() -> None:
+    import copy
+    import pickle
+
+    game = Game.deal(players=2, seed=5)
+    for _ in range(10):
+        game.push(game.legal_moves()[0])  # (the game's board data begun: it goes along)
+    twins = [pickle.loads(pickle.dumps(game)), copy.deepcopy(game)]
+    for g in [game, *twins]:
+        while not g.is_over():
+            g.push(g.legal_moves()[0])
+    record, scores = game.record(), game.scores
+    popped = [game.pop() for _ in range(5)]
+    for twin in twins:
+        assert twin.record() == record and twin.scores == scores
+        assert [twin.pop() for _ in range(5)] == popped
+        assert twin.legal_moves() == game.legal_moves()
+
+
 def test_deal_is_the_seeded_self_play_deal() -> None:
     # the same seed deals the same game; greedy play on it is simulate's greedy game, turn for turn
     game = Game.deal(2, seed=7)

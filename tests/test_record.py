@@ -187,3 +187,19 @@ def test_bad_setup_fields_are_schema_errors_with_pointers(setup: dict[str, objec
     with pytest.raises(RecordError) as info:
         from_data(game(place(0, "rc@0,0", 1), setup=setup))
     assert info.value.pointer == pointer and words in str(info.value)
+
+
+def test_a_record_pickles_and_copies_as_itself() -> None:
+    # its turns' empty extras are one shared read-only mapping, which pickles as itself (a mappingproxy did not)
+    import copy
+    import pickle
+
+    from qwirkle_tools.formats import record as module
+
+    record = from_data(simulated(3))
+    assert record.turns[0].extra is module._EMPTY and not record.turns[0].extra
+    for twin in (pickle.loads(pickle.dumps(record)), copy.deepcopy(record), copy.copy(record)):
+        assert twin == record and twin.to_data() == record.to_data()
+        assert twin.turns[0].extra is module._EMPTY
+    with pytest.raises(TypeError):
+        module._EMPTY["x"] = 1  # type: ignore[index]

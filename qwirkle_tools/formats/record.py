@@ -17,9 +17,8 @@ were.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any, Literal, NamedTuple, overload
 
 from ..core.board import COORD_LIMIT, Placement, format_move
@@ -49,7 +48,30 @@ class RecordError(QwirkleError, ValueError):
         self.reason = message
 
 
-_EMPTY: Mapping[str, JSON] = MappingProxyType({})
+class _Empty(Mapping[str, JSON]):
+    """The read-only empty mapping of a turn or record with no extra keys: one object,
+    shared, that pickles and copies as itself (a ``mappingproxy`` does neither, and
+    took :class:`Turn`, :class:`Record` and a :class:`~qwirkle_tools.play.game.Game` with it)."""
+
+    __slots__ = ()
+
+    def __getitem__(self, key: str) -> JSON:
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
+
+    def __repr__(self) -> str:
+        return "{}"
+
+    def __reduce__(self) -> str:
+        return "_EMPTY"  # (pickle and copy: the module's one instance)
+
+
+_EMPTY: Mapping[str, JSON] = _Empty()
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,6 +51,14 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
         assert proc.stdout == "" and len(proc.stderr.splitlines()) == 1 and said in proc.stderr, proc.stderr
 
 
+def test_a_time_that_is_no_number_is_refused_at_once() -> None:
+    # a range lets nan through (it compares false); nan or inf seconds would search without end
+    for value in ("nan", "inf", "1e400"):
+        proc = qwirkle("endgame", str(GAME), "--seconds", value)
+        assert proc.returncode == 2 and proc.stdout == "", proc.stderr
+        assert "is not a number of seconds" in proc.stderr and "Traceback" not in proc.stderr
+
+
 def test_a_players_name_is_shown_safe(tmp_path: Path) -> None:
     data = json.loads(GAME.read_text(encoding="utf-8"))
     data["players"][0]["name"] = "Ana\x1b[2J\nBen"

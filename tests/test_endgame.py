@@ -82,6 +82,15 @@ def test_a_search_cut_short_reports_the_depth_it_reached() -> None:
     assert game.is_over()
 
 
+@pytest.mark.parametrize(("seconds", "nodes"), [(float("nan"), None), (-1.0, None), (None, -5)])
+def test_a_budget_that_is_no_budget_is_refused(seconds: float | None, nodes: int | None) -> None:
+    game = endgame(5, 12)
+    assert game is not None
+    with pytest.raises(ValueError, match="the budget must be"):
+        solve(game, seconds=seconds, max_nodes=nodes)
+    assert not solve(game, seconds=0.0).proven  # no time left is no error: the greedy move, valued by a playout
+
+
 def test_only_bag_empty_two_player_games_are_solved() -> None:
     with pytest.raises(NotAnEndgame, match="the bag still holds"):
         solve(Game.deal(players=2, seed=1))

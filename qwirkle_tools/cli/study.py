@@ -249,13 +249,20 @@ def report(
     raise typer.Exit(EXIT_OK if done.valid else EXIT_FINDINGS)
 
 
+def _finite(value: float) -> float:
+    """A number of seconds that is a number (a range lets ``nan`` through: it compares false)."""
+    if value != value or value == float("inf"):
+        raise typer.BadParameter(f"{value} is not a number of seconds")
+    return value
+
+
 @command
 def endgame(
     file: Annotated[Path, typer.Argument(help="A record file (.json or .qgn) that tells the racks.", show_default=False)],
     turn: Annotated[int | None, typer.Option("--turn", "-t", help=(
         "The position turn N is played in (the board before it, as in board and moves; 1-based; default: the first "
         "turn with the bag empty)."))] = None,
-    seconds: Annotated[float, typer.Option("--seconds", min=0.01, help="Time for the search.")] = 5.0,
+    seconds: Annotated[float, typer.Option("--seconds", min=0.01, callback=_finite, help="Time for the search.")] = 5.0,
     candidates: Annotated[int, typer.Option("--candidates", "-n", min=0, help="Other moves to value.")] = 5,
     format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.text,
 ) -> None:

@@ -455,7 +455,11 @@ def solve(game: Game, seconds: float | None = 5.0, max_nodes: int | None = None,
 
     Raises:
         NotAnEndgame: the bag holds tiles, the game has more than two players, or it is over.
+        ValueError: ``seconds`` or ``max_nodes`` is negative, or ``seconds`` is not a number
+            (no budget at all, or none left, is not an error: the greedy move is then valued).
     """
+    if (seconds is not None and not seconds >= 0) or (max_nodes is not None and max_nodes < 0):  # (nan is not >= 0)
+        raise ValueError(f"the budget must be at least 0 seconds and 0 nodes, not {seconds!r} and {max_nodes!r}")
     if len(game.names) != 2:
         raise NotAnEndgame(f"the endgame solver takes two-player games, not {len(game.names)} players")
     if game.bag_size:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache
 from typing import Any
@@ -19,6 +19,33 @@ from typing import Any
 from .native import signals_held
 
 JSON = Any
+
+
+class _EmptyObject(Mapping[str, JSON]):
+    """The read-only empty JSON object of a turn or record with no extra keys: one
+    object, shared, that pickles and copies as itself (a ``mappingproxy`` does
+    neither, and took every record, turn and playable game with it)."""
+
+    __slots__ = ()
+
+    def __getitem__(self, key: str) -> JSON:
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
+
+    def __repr__(self) -> str:
+        return "{}"
+
+    def __reduce__(self) -> str:
+        return "EMPTY_OBJECT"  # (pickle and copy: this module's one instance)
+
+
+EMPTY_OBJECT: Mapping[str, JSON] = _EmptyObject()
+
 
 MAX_DEPTH = 1024
 """Deepest nesting of arrays and objects read (orjson's limit, held in both reading modes)."""

@@ -17,7 +17,7 @@ were.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple, overload
 
@@ -28,7 +28,7 @@ from ..core.rules import DEFAULT_RULES, RULE_KEYS, Rules
 from ..core.safetext import json_text
 from ..core.text import cut, plural
 from ..core.tiles import BY_NAME, Tile, format_tiles
-from .jsontext import JSON, deep_enough, parse_json
+from .jsontext import EMPTY_OBJECT, JSON, deep_enough, parse_json
 
 FORMAT = "qwirkle-record"
 VERSION = 1
@@ -48,30 +48,7 @@ class RecordError(QwirkleError, ValueError):
         self.reason = message
 
 
-class _Empty(Mapping[str, JSON]):
-    """The read-only empty mapping of a turn or record with no extra keys: one object,
-    shared, that pickles and copies as itself (a ``mappingproxy`` does neither, and
-    took :class:`Turn`, :class:`Record` and a :class:`~qwirkle_tools.play.game.Game` with it)."""
-
-    __slots__ = ()
-
-    def __getitem__(self, key: str) -> JSON:
-        raise KeyError(key)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(())
-
-    def __len__(self) -> int:
-        return 0
-
-    def __repr__(self) -> str:
-        return "{}"
-
-    def __reduce__(self) -> str:
-        return "_EMPTY"  # (pickle and copy: the module's one instance)
-
-
-_EMPTY: Mapping[str, JSON] = _Empty()
+_EMPTY = EMPTY_OBJECT
 
 
 @dataclass(frozen=True, slots=True)

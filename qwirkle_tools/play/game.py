@@ -25,7 +25,8 @@ left as it was. :meth:`Game.pop` undoes a turn from what the turn saved
 generator's data of each board on the line of pushed placements is kept
 (from the first :meth:`Game.legal_moves` or end check), so the moves after a
 pop grow from the data of the board before, not from a survey of the whole
-board.
+board. A game pickles and copies (``copy.deepcopy``) with all of it, to hand
+to another process or to search on a copy.
 
 What is judged where: a placement's legality and score are
 :func:`~qwirkle_tools.core.rules.judge`'s (the one scorer) and the list of legal

@@ -84,13 +84,15 @@ def test_a_searchs_pushes_and_pops_give_the_moves_and_the_end_of_the_position_af
         twin.push(opening[-1])
     for move in opening:
         game.push(move)
-    depth, compared = 0, 0
+    depth, compared, actions = 0, 0, set()
     for _ in range(300):
         moves = game.legal_moves()
         assert (moves, game.is_over()) == afresh(game)
         compared += 1
         if moves and (depth == 0 or rng.random() < 0.55):
-            game.push(rng.choice(moves[:8]))
+            move = rng.choice(moves if rng.random() < 0.2 else moves[:8])  # (exchanges too: no board change)
+            actions.add(move.action)
+            game.push(move)
             depth += 1
         elif depth:
             game.pop()
@@ -99,6 +101,7 @@ def test_a_searchs_pushes_and_pops_give_the_moves_and_the_end_of_the_position_af
         game.pop()
         assert (game.legal_moves(), game.is_over()) == afresh(game)
     assert compared == 300 and not game.turns
+    assert {"place", "exchange"} <= actions, actions
 
 
 def test_a_game_pickled_or_deep_copied_plays_on_as_the_original() -> None:

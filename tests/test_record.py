@@ -194,12 +194,12 @@ def test_a_record_pickles_and_copies_as_itself() -> None:
     import copy
     import pickle
 
-    from qwirkle_tools.formats import record as module
+    from qwirkle_tools.formats.jsontext import EMPTY_OBJECT
 
     record = from_data(simulated(3))
-    assert record.turns[0].extra is module._EMPTY and not record.turns[0].extra
+    assert record.turns[0].extra is EMPTY_OBJECT and not record.turns[0].extra
     for twin in (pickle.loads(pickle.dumps(record)), copy.deepcopy(record), copy.copy(record)):
         assert twin == record and twin.to_data() == record.to_data()
-        assert twin.turns[0].extra is module._EMPTY
+        assert twin.turns[0].extra is EMPTY_OBJECT
     with pytest.raises(TypeError):
-        module._EMPTY["x"] = 1  # type: ignore[index]
+        EMPTY_OBJECT["x"] = 1  # type: ignore[index]

@@ -6,6 +6,7 @@ best play once the bag is empty)."""
 from __future__ import annotations
 
 import enum
+import math
 import os
 import sys
 from pathlib import Path
@@ -251,7 +252,7 @@ def report(
 
 def _finite(value: float) -> float:
     """A number of seconds that is a number (a range lets ``nan`` through: it compares false)."""
-    if value != value or value == float("inf"):
+    if not math.isfinite(value):  # (-inf is below the range's minimum)
         raise typer.BadParameter(f"{value} is not a number of seconds")
     return value
 

@@ -14,7 +14,7 @@ bonus rule, :meth:`Rules.end_points`, written here once.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from .board import STEP_X, STEP_Y, Board, Placement, cell_text, key_cell
@@ -408,23 +408,23 @@ def playable_tile(cells: Board | Mapping[int, int], rack: Iterable[int], frontie
     if not cells:
         return Placement(TILES[tiles[0]], 0, 0)
     wanted = mask(tiles)
-    if frontier is not None:
-        for k, may in frontier.items():
-            fit = may & wanted and accepts(cells, k) & wanted
-            if fit:
-                return Placement(TILES[(fit & -fit).bit_length() - 1], *key_cell(k))
-        return None
+    beside = _beside(cells) if frontier is None else (k for k, may in frontier.items() if may & wanted)
+    for k in beside:
+        fit = accepts(cells, k) & wanted
+        if fit:
+            return Placement(TILES[(fit & -fit).bit_length() - 1], *key_cell(k))
+    return None
+
+
+def _beside(cells: Mapping[int, int]) -> Iterator[int]:
+    """Each empty cell beside the board's tiles, once."""
     tried: set[int] = set()
     for key in cells:
         for d in (STEP_X, -STEP_X, STEP_Y, -STEP_Y):
             k = key + d
-            if k in cells or k in tried:
-                continue
-            tried.add(k)
-            fit = accepts(cells, k) & wanted
-            if fit:
-                return Placement(TILES[(fit & -fit).bit_length() - 1], *key_cell(k))
-    return None
+            if k not in cells and k not in tried:
+                tried.add(k)
+                yield k
 
 
 def dead(cells: Board | Mapping[int, int], left: Iterable[int], frontier: Mapping[int, int] | None = None) -> bool:

@@ -48,9 +48,6 @@ class RecordError(QwirkleError, ValueError):
         self.reason = message
 
 
-_EMPTY = EMPTY_OBJECT
-
-
 @dataclass(frozen=True, slots=True)
 class Player:
     name: str
@@ -84,7 +81,7 @@ class Turn(NamedTuple):
     rack: Rack | None = None
     draw: Rack | None = None
     comment: str | None = None
-    extra: Mapping[str, JSON] = _EMPTY
+    extra: Mapping[str, JSON] = EMPTY_OBJECT
 
     @property
     def exchange_size(self) -> int | None:
@@ -384,7 +381,7 @@ def _turn_trusted(d: dict[str, JSON], names: Mapping[str, Tile] = BY_NAME) -> Tu
         None if rack is None else tuple(map(names.__getitem__, rack)),
         None if draw is None else tuple(map(names.__getitem__, draw)),
         d.get("comment"),
-        _EMPTY if d.keys() <= _TURN_KEYS else {k: d[k] for k in d if k not in _TURN_KEYS},
+        EMPTY_OBJECT if d.keys() <= _TURN_KEYS else {k: d[k] for k in d if k not in _TURN_KEYS},
     ))
 
 
@@ -425,7 +422,7 @@ def _read_trusted(data: dict[str, JSON]) -> Record:
         rules=DEFAULT_RULES if rules is None else Rules(**rules),
         setup=None if setup is None else _setup_trusted(setup),
         result=None if res is None else _result_trusted(res),
-        meta=data.get("meta", _EMPTY),
+        meta=data.get("meta", EMPTY_OBJECT),
         extra={k: v for k, v in data.items() if k not in _TOP_KEYS},
         named_rules=None if rules is None else tuple(k for k in RULE_KEYS if k in rules),
     )

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qwirkle_tools.core.board import Placement
@@ -231,6 +231,50 @@ def test_from_record_continues_a_recorded_game() -> None:
         game.push(game.legal_moves()[0])
     assert game.turns[:20] == cut.turns
     assert replay(game.record()).findings == ()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 4), st.integers(0, 10_000), st.integers(0, 14))
+def test_from_record_of_a_games_record_plays_on_from_the_same_position(players: int, seed: int, turns: int) -> None:
+    # before every seat has played, the record holds no rack of the seats yet to play: they are dealt
+    game = Game.deal(players, seed=seed)
+    for _ in range(turns):
+        game.push(game.legal_moves()[0])
+    again = Game.from_record(game.record(), seed=seed + 1)
+    assert (again.board, again.scores, again.bag_size, again.turns) == (game.board, game.scores, game.bag_size, game.turns)
+    played = {t.player for t in game.turns}
+    assert [r for p, r in enumerate(again.racks) if p in played] == [r for p, r in enumerate(game.racks) if p in played]
+    assert [len(r) for r in again.racks] == [len(r) for r in game.racks]
+    if turns:
+        assert again.to_move == game.to_move
+    else:  # the starter by the rules, on the racks dealt here
+        assert again.legal_moves() and again.is_legal(again.legal_moves()[0])
+    while not again.is_over():
+        again.push(again.legal_moves()[0])
+    assert [f for f in replay(again.record()).findings if f.severity == "error"] == []
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 12), st.integers(0, 12))
+def test_a_shallow_copy_plays_and_pops_without_touching_the_original(seed: int, turns: int, more: int) -> None:
+    import copy
+
+    game = Game.deal(2, seed=seed)
+    for _ in range(turns):
+        game.push(game.legal_moves()[0])
+    game.legal_moves()  # (the board data begun: a copy must not share it either)
+    before = snapshot(game)
+    twin, deep = copy.copy(game), copy.deepcopy(game)
+    for g in (twin, deep):  # a few turns on, then back to one turn before the original's
+        pushed = 0
+        while pushed < more and not g.is_over():
+            g.push(g.legal_moves()[-1])
+            pushed += 1
+        for _ in range(pushed + 1):
+            g.pop()
+    assert snapshot(game) == before and len(game) == turns
+    assert snapshot(twin) == snapshot(deep) and len(twin) == turns - 1
+    assert twin.legal_moves() == deep.legal_moves()
 
 
 def test_from_record_refuses_what_the_record_does_not_tell() -> None:

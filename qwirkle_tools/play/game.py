@@ -25,8 +25,9 @@ left as it was. :meth:`Game.pop` undoes a turn from what the turn saved
 generator's data of each board on the line of pushed placements is kept
 (from the first :meth:`Game.legal_moves` or end check), so the moves after a
 pop grow from the data of the board before, not from a survey of the whole
-board. A game pickles and copies (``copy.deepcopy``) with all of it, to hand
-to another process or to search on a copy.
+board. A game pickles and copies with all of it (``copy.copy`` as deeply as
+``copy.deepcopy``: a copy plays on alone), to hand to another process or to
+search on a copy.
 
 What is judged where: a placement's legality and score are
 :func:`~qwirkle_tools.core.rules.judge`'s (the one scorer) and the list of legal
@@ -41,6 +42,7 @@ in the record format, which the validator replays with no finding.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -55,7 +57,7 @@ from ..core.frontier import BoardData, Line
 from ..core.movegen import generate, generate_on
 from ..core.rules import DEFAULT_RULES, Rules, dead, judge, judge_placed
 from ..core.text import count
-from ..core.tiles import COPIES, RACK_SIZE, TILES, Tile, each_copy, tile_names
+from ..core.tiles import COPIES, RACK_SIZE, TILES, Tile, each_copy, largest_group, tile_names
 from ..formats.jsontext import JSON
 from ..formats.record import Player, Record, Result, Setup, Turn
 from .engine import BOARD_UNKNOWN_WHY, GameState, IllegalMoveError, replay
@@ -213,33 +215,24 @@ class Game:
     def from_record(cls, record: Record, seed: int = 0) -> Game:
         """The game a record reached, to play on (its turns cannot be taken back).
 
-        The record must replay with no error and tell every rack and the
-        bag's size at its end (a self-play record does; a score sheet does
-        not). The bag's order is not in a record: the tiles in it (those
-        neither on the board nor in a rack) are shuffled by ``seed``. A
-        record with no turn starts with seat 0 to move.
+        The record must replay with no error and tell the bag's size and the
+        rack of every seat that has played (a self-play record does; a score
+        sheet does not). What a record never holds is dealt by ``seed``: the
+        bag's order, and the racks of the seats that have not played yet (the
+        tiles neither on the board nor in a told rack, shuffled). A record
+        with no turn on an empty table starts with the seat the rules choose
+        (the largest group), one with no turn from a setup with seat 0.
 
         Raises:
             ValueError: the record has errors, or does not tell what is needed.
         """
         state = _end_of(record, "the record")
-        racks = state.racks
-        missing = [p for p, r in enumerate(racks) if r is None]
-        if missing or state.bag is None:
-            what = "the bag's size" if state.bag is None else f"the rack of seat {missing[0]}"
-            raise ValueError(f"the record does not tell {what} at its end: it cannot be played on")
-        left = list(state.unseen(-1))
-        for r in racks:
-            assert r is not None
-            for t in r:
-                left[t] -= 1
-        bag = each_copy(left)
-        if len(bag) != state.bag:
-            raise ValueError(f"the record's bag should hold {state.bag} tiles, but {len(bag)} are unaccounted for")
-        random.Random(seed).shuffle(bag)
+        racks, bag = _to_play_on(record, state, seed)
         to_move = state.to_move if state.to_move is not None else 0
+        if not record.turns and not state.board.cells:
+            to_move = max(range(len(racks)), key=lambda s: (largest_group(racks[s]), -s))
         board = [Placement(TILES[t], *key_cell(k)) for k, t in state.board.cells.items()]
-        game = cls(record.names, [list(r or ()) for r in racks], bag, to_move, record.rules, seed, board,
+        game = cls(record.names, racks, bag, to_move, record.rules, seed, board,
                    state.scores, record.turns, record.setup, dict(record.meta))
         game._named_rules = record.named_rules
         if state.ended is not None:
@@ -273,6 +266,11 @@ class Game:
     def turns(self) -> tuple[Turn, ...]:
         """Every turn so far, as recorded (with racks, draws and scores)."""
         return self._prefix + tuple(self._turns)
+
+    def __copy__(self) -> Game:
+        """A game of its own: ``copy.copy`` copies as ``copy.deepcopy`` does (a shallow
+        copy would share the board, racks, bag and undo line, and its pop would undo both)."""
+        return copy.deepcopy(self)
 
     def __len__(self) -> int:
         """The turns that :meth:`pop` can take back."""
@@ -445,6 +443,34 @@ def _refusal(game: Game, move: Move) -> tuple[str, str, str] | None:
     tiles = [int(pl.tile) for pl in move.tiles] if move.action == "place" else [int(t) for t in move.exchanged]
     p = game._to_move
     return game._dealer.refusal(game.names[p], p, move.action, tiles, game._cells)
+
+
+def _to_play_on(record: Record, state: GameState, seed: int) -> tuple[list[list[int]], list[int]]:
+    """The racks and the bag to play on from a record's end ``state`` (see :meth:`Game.from_record`).
+
+    Raises:
+        ValueError: the bag's size, or the rack of a seat that has played, is not told.
+    """
+    played = {t.player for t in record.turns}
+    told = state.racks
+    missing = [p for p, r in enumerate(told) if r is None and p in played]
+    sizes = [len(r) if r is not None else s if s is not None else RACK_SIZE if state.bag else None
+             for r, s in zip(told, state.rack_sizes)]
+    if missing or state.bag is None or None in sizes:
+        what = "the bag's size" if state.bag is None else f"the rack of seat {(missing or [sizes.index(None)])[0]}"
+        raise ValueError(f"the record does not tell {what} at its end: it cannot be played on")
+    left = list(state.unseen(-1))
+    for t in (t for known in state.known for t in known):
+        left[t] -= 1
+    pool = each_copy(left)
+    racks = [[int(t) for t in known] for known in state.known]
+    dealt = sum(size - len(rack) for rack, size in zip(racks, sizes) if size is not None)
+    if len(pool) != state.bag + dealt:
+        raise ValueError(f"the record's bag should hold {state.bag} tiles, but {len(pool) - dealt} are unaccounted for")
+    random.Random(seed).shuffle(pool)
+    for rack, size in zip(racks, sizes):  # a seat yet to play: its known tiles and the rest dealt
+        rack.extend(pool.pop() for _ in range(len(rack), size or 0))
+    return racks, pool
 
 
 def _end_of(record: Record, what: str) -> GameState:

@@ -10,15 +10,26 @@ knows nothing of legality; :mod:`qwirkle_tools.core.rules` decides that.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from types import MappingProxyType
 from typing import NamedTuple
 
 from .errors import QwirkleError
+from .text import cut
 from .tiles import TILES, Tile
 
 COORD_LIMIT = 1_000_000
 """Largest coordinate magnitude a record may use (the schema enforces it)."""
+
+INTEGER = re.compile(r"-?[0-9]+")
+"""The grammar of a coordinate wherever a cell is read (:func:`parse_coordinate`,
+:meth:`Placement.parse`, :meth:`Move.parse <qwirkle_tools.play.move.Move.parse>`,
+the notation, the bots' protocol): ASCII digits after an optional minus sign,
+at most :data:`MAX_DIGITS` of them; no plus sign, no underscore, no digits of
+another script (``int()`` takes all three)."""
+MAX_DIGITS = 15
+"""Longest number read (a coordinate, a score); a longer one is a mistake."""
 
 _SHIFT = 22
 STEP_X = 1 << _SHIFT
@@ -58,6 +69,19 @@ def cell_text(key: int) -> str:
     return f"({x},{y})"
 
 
+def parse_coordinate(text: str) -> int:
+    """A coordinate written by the grammar of :data:`INTEGER`: ``0``, ``-12``.
+
+    Raises:
+        ValueError: the text is no such number; the message quotes it.
+    """
+    if not INTEGER.fullmatch(text):
+        raise ValueError(f"expected a whole number like 3 or -1, got {cut(text, 40)!r}")
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise ValueError(f"expected a number of at most {MAX_DIGITS} digits, got {len(text.lstrip('-'))}")
+    return int(text)
+
+
 class PlacementError(QwirkleError, ValueError):
     """A text that is no placement; the message quotes it."""
 
@@ -74,13 +98,21 @@ class Placement(NamedTuple):
 
     @classmethod
     def parse(cls, text: str) -> Placement:
-        """Read ``tile@x,y`` (long or short tile form), as :meth:`__str__` writes."""
+        """Read ``tile@x,y`` (long or short tile form), as :meth:`__str__` writes;
+        ``x`` and ``y`` by the notation's grammar (:func:`parse_coordinate`),
+        spaces around the parts ignored (as :meth:`Tile.parse` ignores them).
+
+        Raises:
+            PlacementError: the text is no placement; the message quotes it.
+        """
+        name, at, where = text.partition("@")
+        x, comma, y = where.partition(",")
         try:
-            name, _, where = text.partition("@")
-            x, y = where.split(",")
-            return cls(Tile.parse(name), int(x), int(y))
+            if not at or not comma:
+                raise ValueError("no '@' before the cell" if not at else "no ',' between x and y")
+            return cls(Tile.parse(name), parse_coordinate(x.strip()), parse_coordinate(y.strip()))
         except ValueError as exc:
-            raise PlacementError(f"bad placement {text!r}: write tile@x,y ({exc})") from None
+            raise PlacementError(f"bad placement {cut(text, 40)!r}: write tile@x,y ({exc})") from None
 
     @property
     def short(self) -> str:
@@ -213,7 +245,8 @@ class Board(Mapping[tuple[int, int], Tile]):
         rows = [line.split() for line in text.strip().splitlines() if line.strip()]
         x0 = y0 = 0
         if rows and rows[0][0].startswith("@"):
-            x0, y0 = (int(v) for v in rows[0][0][1:].split(","))
+            x, _, y = rows[0][0][1:].partition(",")
+            x0, y0 = parse_coordinate(x), parse_coordinate(y)
             rows = rows[1:]
         cells: dict[int, int] = {}
         for dy, row in enumerate(rows):

@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from .errors import QwirkleError
+from .text import cut
 
 COLOURS: tuple[str, ...] = ("red", "orange", "yellow", "green", "blue", "purple")
 SHAPES: tuple[str, ...] = ("circle", "cross", "diamond", "square", "star", "clover")
@@ -109,7 +110,7 @@ class Tile(int):
         found = BY_TEXT.get(text.strip().lower())
         if found is None:
             raise TileError(
-                f"unknown tile {text!r}: write colour-shape (e.g. red-circle) "
+                f"unknown tile {cut(text, 40)!r}: write colour-shape (e.g. red-circle) "
                 f"or two letters (e.g. rc); colours {', '.join(COLOURS)}; "
                 f"shapes {', '.join(SHAPES)}"
             )

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Iterator
 from difflib import get_close_matches
 from typing import NamedTuple
 
+from ..core.board import INTEGER
+from ..core.board import MAX_DIGITS as MAX_DIGITS
 from ..core.text import cut
 from .jsontext import JSON, parse_json
 
@@ -25,14 +27,12 @@ RESERVED = ("players", "rules", "result", "setup-board", "setup-bag", "setup-rac
 BARE_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 META_KEY = re.compile(r"[a-z][a-z0-9_-]*")
 TURN_START = re.compile(r"\s*([0-9]+)\.")
-INT = re.compile(r"-?[0-9]+")
+INT = INTEGER  # a coordinate's grammar, the core's (Placement.parse and Move.parse read it too)
 DIGITS = re.compile(r"[0-9]+")
 SPACE = re.compile(r"\s*")
 BLANKS = re.compile(r"[ \t]*")
 WORD = re.compile(r'[^\s"{]+')
 SCORES = re.compile(r"[0-9]+(?:-[0-9]+)*")
-MAX_DIGITS = 15
-"""Longest number read; a longer one is a mistake, not a score."""
 
 
 class Mistake(Exception):

@@ -13,6 +13,7 @@ from typing import Literal
 
 from ..core.board import Placement, format_move, parse_move
 from ..core.errors import QwirkleError
+from ..core.text import cut
 from ..core.tiles import TILES, Tile, format_tiles, parse_tiles
 
 Action = Literal["place", "exchange", "pass"]
@@ -59,10 +60,13 @@ class Move:
     @classmethod
     def parse(cls, text: str) -> Move:
         """Read the notation's form of a move, as :meth:`__str__` writes it:
-        ``rc@0,0 rd@1,0`` (tiles long or short), ``exchange rc rs``, ``pass``.
+        ``rc@0,0 rd@1,0`` (tiles long or short), ``exchange rc rs``, ``pass``;
+        a cell's coordinates by the notation's grammar
+        (:func:`~qwirkle_tools.core.board.parse_coordinate`: ``-1``, not ``+1``
+        nor ``1_0`` nor another script's digits).
 
         Raises:
-            MoveError: the text is no move; the message quotes it.
+            MoveError: the text is no move; the message quotes it (cut to 60 characters).
         """
         words = text.split()
         try:
@@ -76,7 +80,7 @@ class Move:
                 raise ValueError("it is empty")
             return cls.place(parse_move(text))
         except ValueError as exc:
-            raise MoveError(f"bad move {text!r}: write tile@x,y ..., exchange TILES or pass ({exc})") from None
+            raise MoveError(f"bad move {cut(text, 60)!r}: write tile@x,y ..., exchange TILES or pass ({exc})") from None
 
     def __str__(self) -> str:
         if self.action == "place":

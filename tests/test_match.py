@@ -6,49 +6,22 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from processes import BOTS, PY, gone, hostile, wait_for
 
-from qwirkle_tools.bots.match import Match, Sprt, format_summary, outcome, run, summarise, wilson
+from qwirkle_tools.bots.match import Match, ResumeError, Sprt, format_summary, outcome, resumed, run, run_games, summarise, wilson
 from qwirkle_tools.formats.jsontext import parse_json
 from qwirkle_tools.formats.record import Record, from_data
 from qwirkle_tools.play.engine import replay
 
 ROOT = Path(__file__).parent.parent
-BOTS = Path(__file__).parent / "bots"
-PY = sys.executable
 
 
 def records(lines: list[bytes]) -> list[Record]:
     return [from_data(parse_json(line)) for line in lines]
-
-
-def hostile(mode: str, token: str = "") -> str:
-    return f"cmd:{PY} {BOTS / 'hostile.py'} {mode} {token}".rstrip()
-
-
-def processes_with(token: str) -> list[int]:
-    """The processes whose command line holds ``token``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if token.encode() in (entry / "cmdline").read_bytes():
-                    found.append(int(entry.name))
-            except OSError:
-                pass
-    return found
-
-
-def gone(token: str) -> bool:
-    """Whether no process holds ``token`` (a killed process may take a moment to go)."""
-    deadline = time.monotonic() + 10
-    while processes_with(token) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return processes_with(token) == []
 
 
 def assert_pairs_dealt_alike(games: list[Record]) -> None:
@@ -173,25 +146,51 @@ def test_a_bot_learns_nothing_hidden_through_the_protocol(tmp_path: Path) -> Non
         assert full.player == seat and [t.short for t in full.rack or ()] == rack
 
 
-def test_the_referee_interrupted_or_killed_leaves_no_bot(tmp_path: Path) -> None:
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_the_referee_interrupted_or_killed_leaves_no_bot_and_keeps_the_finished_games(tmp_path: Path, jobs: str) -> None:
     for sig, code in ((signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGKILL, -9)):
-        token = f"qwirkle-test-killed-{sig}-{os.getpid()}"
-        referee = subprocess.Popen([PY, "-m", "qwirkle_tools", "match", hostile("deaf", token), "greedy",
-                                    "--games", "5000", "-o", str(tmp_path / f"m{sig}.jsonl")],
+        token = f"qwirkle-test-killed-{jobs}-{sig}-{os.getpid()}"  # the bot's child holds it too
+        out = tmp_path / f"m{sig}.jsonl"
+        referee = subprocess.Popen([PY, "-m", "qwirkle_tools", "match", hostile("spawn", token), "greedy",
+                                    "--games", "5000", "--jobs", jobs, "-o", str(out)],
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        deadline = time.monotonic() + 60
-        while not processes_with(token) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert processes_with(token), "the bot never started"
-        time.sleep(0.5)
+        wait_for(token, 2)  # the bot and its child
+        time.sleep(1.0)
         referee.send_signal(sig)
         _, err = referee.communicate(timeout=60)
         assert referee.returncode == code, err
         if sig != signal.SIGKILL:
             assert err.strip().splitlines()[-1] in ("qwirkle: interrupted", "qwirkle: terminated"), err
             assert "Traceback" not in err
-        assert gone(token)
-        assert not (tmp_path / f"m{sig}.jsonl").exists()
+        assert gone(token), f"{sig.name}, --jobs {jobs}: the bot's group outlived the referee"
+        kept = records([line.encode() for line in out.read_text().splitlines()])  # every line a whole game
+        assert len(kept) >= 1 and [r.meta["game"] for r in kept] == list(range(len(kept)))
+        if sig != signal.SIGKILL:
+            assert f"keeps the {len(kept):,} games finished" in err
+        assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(f"m{sig}.")) == \
+            [f"m{sig}.jsonl", f"m{sig}.jsonl.A.log"]  # no temporary file
+
+
+def test_an_interrupted_match_resumed_gives_the_same_games(tmp_path: Path) -> None:
+    whole = list(run(Match("greedy", "random", 9, seed=5)))
+    match = Match("greedy", "random", 9, seed=5)
+    for cut in (0, 3, 4, 8, 9):  # within a deal, at its end, all of them
+        done = resumed(match, whole[:cut])
+        rest = [game.line for game in run_games(match, done=done)]
+        assert whole[:cut] + rest == whole, cut
+    three = Match("greedy", "random", 7, seed=5, others=("greedy",))
+    everything = list(run(three))
+    assert everything[:4] + [g.line for g in run_games(three, done=resumed(three, everything[:4]))] == everything
+    with pytest.raises(ResumeError, match="line 1: its game has seed 5, not this match's game 0 \\(6\\)"):
+        resumed(Match("greedy", "random", 9, seed=6), whole[:2])
+    with pytest.raises(ResumeError, match="line 1: its game has bot-0 'greedy', not this match's game 0 \\('random'\\)"):
+        resumed(Match("random", "greedy", 9, seed=5), whole[:1])
+    with pytest.raises(ResumeError, match="line 2: its game has game 0, not this match's game 1 \\(1\\)"):
+        resumed(match, [whole[0], whole[0]])
+    with pytest.raises(ResumeError, match="line 3 is not a record"):
+        resumed(match, [*whole[:2], b"{not json\n"])
+    with pytest.raises(ResumeError, match="more games than the 2"):
+        resumed(Match("greedy", "random", 2, seed=5), whole[:3])
 
 
 def test_the_summary_and_its_intervals() -> None:

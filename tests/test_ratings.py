@@ -74,3 +74,24 @@ def test_bad_inputs_are_one_line_and_exit_2(tmp_path: Path) -> None:
 def test_the_new_commands_have_help_with_an_example(command: str) -> None:
     proc = qwirkle(command, "--help")
     assert proc.returncode == 0 and "Example:" in proc.stdout and f"qwirkle {command}" in proc.stdout
+
+
+def test_two_players_never_look_the_same_in_ratings_and_standings(tmp_path: Path) -> None:
+    specs = []
+    for version in ("1", "2"):  # two versions of one bot: the same function name, paths alike for 45 characters
+        folder = tmp_path / f"a-folder-of-bots-with-a-long-name-version-{version}"
+        folder.mkdir()
+        (folder / "bot.py").write_text("def play(view):\n    return view.legal_moves()[-1 if VERSION else 0]\n"
+                                       f"VERSION = {version == '1'}\n")
+        specs.append(f"{folder / 'bot.py'}:play")
+    out = tmp_path / "t.jsonl"
+    tournament = subprocess.run([sys.executable, "-m", "qwirkle_tools", "tournament", *specs, "greedy", "--games", "2",
+                                 "-o", str(out)], capture_output=True, text=True, check=False)
+    assert tournament.returncode == 0, tournament.stderr
+    rated = subprocess.run([sys.executable, "-m", "qwirkle_tools", "ratings", str(out)], capture_output=True, text=True,
+                           check=False)
+    assert rated.returncode == 0, rated.stderr
+    for text in (tournament.stdout, rated.stdout):
+        names = [line[5:].split("  ")[0] for line in text.splitlines()[2:]]
+        assert len(set(names)) == 3 and any(n.endswith("-1/bot.py:play") for n in names), names
+        assert all(len(n) <= 40 for n in names), names

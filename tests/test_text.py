@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qwirkle_tools.core.text import ELLIPSIS, count, cut, ordinal, plural
+from qwirkle_tools.core.text import ELLIPSIS, count, cut, cut_apart, ordinal, plural
 
 
 @pytest.mark.parametrize(("n", "expected"), [
@@ -62,3 +62,21 @@ def test_the_package_spells_these_words_only_here() -> None:
     found = [f"{p.relative_to(package)}:{i}" for p in sorted(package.rglob("*.py")) if p.name != "text.py"
              for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if copies.search(line)]
     assert found == []
+
+
+def test_names_cut_apart_never_look_alike() -> None:
+    versions = ["a-tournament-bot-with-a-long-name version 1", "a-tournament-bot-with-a-long-name version 2"]
+    assert len({cut(v, 40) for v in versions}) == 1  # (what the ratings printed: two players alike)
+    shown = cut_apart([*versions, "greedy"], 40)
+    assert len(set(shown)) == 3 and shown[2] == "greedy"
+    assert all(len(s) <= 40 for s in shown) and shown[0].endswith("1") and shown[1].endswith("2")
+
+
+@given(st.lists(st.text(alphabet="ab-", max_size=30), max_size=8), st.integers(0, 20))
+def test_cut_apart_keeps_different_texts_apart(texts: list[str], most: int) -> None:
+    shown = cut_apart(texts, most)
+    for (t1, s1) in zip(texts, shown):
+        for (t2, s2) in zip(texts, shown):
+            if t1 != t2:
+                assert s1 != s2, (texts, shown)
+    assert all(s == t or len(s) <= max(most, len(ELLIPSIS)) for t, s in zip(texts, shown)) or most < len(ELLIPSIS)

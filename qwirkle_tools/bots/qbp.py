@@ -8,9 +8,11 @@ output; the referee speaks first, and a bot ignores lines it does not know
     qbp                                       id name NAME / id author NAME / qbpok
     isready                                   readyok
     newgame players N seat S
+    isready                                   readyok          (again before each position)
     position {"format": "qwirkle-record", ...}
     rack rc rd bs
     go movetime 1000                          info ... / bestmove rc@0,0 rd@1,0
+    gameover {"scores": [41, 37], ...}        (nothing: the game is over)
     quit                                      (exits)
 
 ``position`` is the game so far as one line of the record format, holding
@@ -24,13 +26,14 @@ referee that speaks QBP.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import partial
 
+from ..core.errors import QwirkleError
 from ..core.safetext import json_text
 from ..core.tiles import parse_tiles
-from ..formats.jsontext import parse_json
+from ..formats.jsontext import JSON, parse_json
 from ..formats.record import from_data
 from ..play.game import Move, SeatView
 
@@ -52,6 +55,12 @@ def go_line(movetime_ms: int) -> str:
 
 def newgame_line(players: int, seat: int) -> str:
     return f"newgame players {players} seat {seat}"
+
+
+def gameover_line(result: Mapping[str, JSON]) -> str:
+    """The ``gameover`` message: the game's result as the record format writes it (its scores,
+    how it ended and, if a seat forfeited, ``x-forfeit`` with the seat, code and reason)."""
+    return "gameover " + json_text(result, separators=(",", ":"))
 
 
 def parse_bestmove(line: str) -> Move:
@@ -140,9 +149,9 @@ def _answer(choose: Callable[[SeatView, int], Move], state: _Seat, say: Callable
         record = from_data(parse_json(state.position))
         view = SeatView.from_record(record, state.seat, parse_tiles(state.rack.split()))
         return choose(view, len(record.turns) + 1)
-    except ValueError as exc:
+    except (ValueError, QwirkleError) as exc:  # (a Python player's forfeit: said, and a pass)
         say(f"info error {' '.join(str(exc).split())[:200]}")
         return Move.pass_turn()
 
 
-__all__ = ["VERSION", "go_line", "newgame_line", "parse_bestmove", "position_line", "rack_line", "serve"]
+__all__ = ["VERSION", "gameover_line", "go_line", "newgame_line", "parse_bestmove", "position_line", "rack_line", "serve"]

@@ -20,12 +20,17 @@ little (the same files in the same order give the same ratings).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..core.safetext import count, one_line
+from ..core.text import cut_apart
 from ..formats.jsontext import JSON
-from .match import Z95, place_outcome, place_points, standing
+from .results import Z95, place_outcome, place_points, shown_names, standing
+
+_LABELLED = re.compile(r" \([A-F]\)$")
+"""The label a match adds to a name that two of its bots share (``greedy (A)``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,13 +39,16 @@ class Ranked:
 
     players: tuple[str, ...]
     places: tuple[int, ...]
+    names: tuple[str, ...] = ()
+    """What each seat's player is called (``()``: its key); a bot's name, where ``players`` has its spec."""
 
     @classmethod
     def of(cls, names: Sequence[str], bots: Sequence[str | None], scores: Sequence[int],
            forfeit: int | None = None) -> Ranked:
         """A game from its seats' names, bots (``None``: known by name), scores and forfeit."""
         return cls(tuple(bot if bot is not None else name for name, bot in zip(names, bots)),
-                   standing(scores, forfeit))
+                   standing(scores, forfeit),
+                   tuple(_LABELLED.sub("", name) if bot is not None else name for name, bot in zip(names, bots)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,12 +56,15 @@ class Rating:
     """A player's rating (``mu``, ``sigma``), games, wins (alone on top), points (shares of others beaten)."""
 
     player: str
+    """The player's key: its bot's spec, or its name."""
     mu: float
     sigma: float
     games: int
     wins: int
     points: float
     p_next: float | None
+    name: str = ""
+    """What the player is called (a bot's name, where ``player`` is its spec)."""
 
     @property
     def low(self) -> float:
@@ -68,7 +79,8 @@ class Rating:
         return self.points / self.games if self.games else 0.0
 
     def to_data(self) -> dict[str, JSON]:
-        return {"player": self.player, "rating": self.mu, "sigma": self.sigma, "low": self.low, "high": self.high,
+        return {"player": self.player, "name": self.name or self.player, "rating": self.mu, "sigma": self.sigma,
+                "low": self.low, "high": self.high,
                 "games": self.games, "wins": self.wins, "score": self.score, "p_beats_next": self.p_next}
 
 
@@ -88,7 +100,8 @@ class Ratings:
         """The ratings as ``qwirkle ratings`` prints them."""
         lines = [f"{count(self.games, 'game')} rated (openskill Plackett-Luce; interval mu +- 1.96 sigma)"
                  + (f", {count(self.skipped, 'game')} skipped (one player in two seats)" if self.skipped else "")]
-        names = [one_line(r.player, most=40) for r in self.ratings]
+        names = cut_apart([one_line(n) for n in shown_names([r.player for r in self.ratings],
+                                                              [r.name or r.player for r in self.ratings])], 40)
         width = max(len("player"), *(len(n) for n in names)) if names else 6
         lines.append(f"  #  {'player':<{width}}  rating  95% interval    games  wins   score  beats next")
         for place, (r, name) in enumerate(zip(self.ratings, names), 1):
@@ -105,6 +118,7 @@ def rate(games: Iterable[Ranked]) -> Ratings:
     model = PlackettLuce()
     current: dict[str, PlackettLuceRating] = {}
     played: dict[str, list[float]] = {}  # games, wins, points
+    called: dict[str, str] = {}  # each player's name, as its first game gives it
     rated = skipped = 0
     for game in games:
         if len(set(game.players)) < len(game.players):
@@ -115,6 +129,7 @@ def rate(games: Iterable[Ranked]) -> Ratings:
         for p, [after] in zip(game.players, model.rate(teams, ranks=list(game.places))):
             current[p] = after
         for seat, p in enumerate(game.players):
+            called.setdefault(p, game.names[seat] if game.names else p)
             tally = played.setdefault(p, [0, 0, 0.0])
             tally[0] += 1
             tally[1] += place_outcome(game.places, seat) == 1
@@ -126,7 +141,7 @@ def rate(games: Iterable[Ranked]) -> Ratings:
         chance = model.predict_win([[current[p]], [below]])[0] if below is not None else None
         games_, wins, points = played[p]
         ratings.append(Rating(p, current[p].mu, current[p].sigma, int(games_), int(wins), points,
-                              None if chance is None or math.isnan(chance) else chance))
+                              None if chance is None or math.isnan(chance) else chance, called[p]))
     return Ratings(tuple(ratings), rated, skipped)
 
 

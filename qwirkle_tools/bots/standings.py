@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 
 from ..core.errors import QwirkleError
 from ..core.safetext import csv_cell, one_line
-from ..core.text import UNKNOWN, count, cut
+from ..core.text import UNKNOWN, count, cut_apart
 from ..corpus.rows import GameRows, run
 from ..formats.jsontext import JSON
 from .match import place_outcome, standing
@@ -175,7 +175,7 @@ class Standings:
         span = self.span()
         lines = [f"Standings: {count(self.games, 'game')}{span}, {count(len(self.players), 'player')} "
                  "(wins: a shared first place counts half; margin: own score less the best other)"]
-        names = [cut(one_line(p.player), 24) for p in self.players]
+        names = cut_apart([one_line(p.player) for p in self.players], 24)
         width = max(len("player"), *(len(n) for n in names))
         lines.append(f"  #  {'player':<{width}}  games  wins  avg score  avg margin  Qwirkles/game  lost/turn"
                      "  rating  95% interval")

@@ -15,14 +15,17 @@ bot's games, wins, draws, losses, forfeits and score rate with its Wilson
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
 from ..core.safetext import count, one_line
+from ..core.text import cut_apart
 from ..formats.jsontext import JSON
-from .match import SEAT_LABELS, Match, Played, Results, Side, run_games
+from .match import SEAT_LABELS, Match, Played, Results, ResumeError, Side, run_games
+from .match import resumed as match_resumed
 from .players import GRACE_MS, MEMORY_MB
+from .results import shown_names
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,11 +65,34 @@ class Tournament:
         return self.games * math.comb(len(self.bots), self.players)
 
 
-def run(tournament: Tournament, jobs: int = 1) -> Iterator[Played]:
-    """Every game of every round, in order (the same for any ``jobs``). Every bot
-    process is gone when the generator ends, however it ends."""
-    for match in tournament.rounds():
-        yield from run_games(match, jobs)
+def run(tournament: Tournament, jobs: int = 1, done: Sequence[Sequence[Played]] = ()) -> Iterator[Played]:
+    """Every game of every round, in order (the same for any ``jobs``), but those
+    ``done`` (each round's games that an earlier run played: :func:`resumed`).
+    Every bot process is gone when the generator ends, however it ends."""
+    for r, match in enumerate(tournament.rounds()):
+        yield from run_games(match, jobs, done=done[r] if r < len(done) else ())
+
+
+def resumed(tournament: Tournament, lines: Iterable[bytes]) -> list[list[Played]]:
+    """The games an interrupted run of ``tournament`` wrote (its output's whole lines), checked
+    and split by round (see :func:`~qwirkle_tools.bots.match.resumed`).
+
+    Raises:
+        ResumeError: a line that is not the tournament's next game, or more games than it plays.
+    """
+    rounds = tournament.rounds()
+    found: list[list[Played]] = []
+    chunk: list[bytes] = []
+    for i, line in enumerate(lines):
+        if i >= tournament.total:
+            raise ResumeError(f"line {i + 1:,}: more games than the {tournament.total:,} this tournament plays")
+        chunk.append(line)
+        if len(chunk) == tournament.games:
+            found.append(match_resumed(rounds[len(found)], chunk, i + 2 - len(chunk)))
+            chunk = []
+    if chunk:
+        found.append(match_resumed(rounds[len(found)], chunk, tournament.games * len(found) + 1))
+    return found
 
 
 class Standings:
@@ -76,6 +102,7 @@ class Standings:
         self.bots: dict[str, Results] = {}
         self.games = 0
         self.size = 0
+        self.reasons: dict[str, str] = {}  # each bot's first forfeit
 
     def add(self, game: Played) -> None:
         self.games += 1
@@ -84,6 +111,13 @@ class Standings:
             key = str(spec)
             self.bots.setdefault(key, Results(game.names[seat].removesuffix(f" ({game.labels[seat]})"), key)).add(
                 game, seat)
+        if game.forfeit is not None:
+            self.reasons.setdefault(str(game.specs[game.forfeit]), game.reason)
+
+    def hopeless(self) -> list[tuple[str, str, int, str]]:
+        """The bots that forfeited every game they played: spec, name, games, the first reason."""
+        return [(spec, r.name, r.counts[3], self.reasons.get(spec, "")) for spec, r in self.bots.items()
+                if r.counts[3] and r.counts[3] == sum(r.counts[:3])]
 
     def sides(self) -> list[Side]:
         """Each bot's results, the best score rate first (``label``: its place)."""
@@ -98,7 +132,7 @@ class Standings:
         sides = self.sides()
         lines = [f"{count(self.games, 'game')} of {self.size} players between {count(len(sides), 'bot')}; "
                  "score: the share of the others a bot finished ahead of (a draw counts half)"]
-        names = [one_line(s.name, most=40) for s in sides]
+        names = cut_apart([one_line(n) for n in shown_names([s.spec for s in sides], [s.name for s in sides])], 40)
         width = max(len("bot"), *(len(n) for n in names)) if names else 3
         lines.append(f"  #  {'bot':<{width}}  games  wins  draws  losses  forfeits   score  95% interval")
         for side, name in zip(sides, names):
@@ -108,4 +142,4 @@ class Standings:
         return "\n".join(lines)
 
 
-__all__ = ["Standings", "Tournament", "run"]
+__all__ = ["Standings", "Tournament", "resumed", "run"]

@@ -13,6 +13,8 @@ Nothing here escapes text: :mod:`qwirkle_tools.core.safetext` does that.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 ELLIPSIS = "..."
 """What :func:`cut` puts where it cut (three dots: every output takes them)."""
 
@@ -70,4 +72,35 @@ def cut(text: str, most: int) -> str:
     return text if len(text) <= most else text[: max(0, most - len(ELLIPSIS))] + ELLIPSIS
 
 
-__all__ = ["ELLIPSIS", "UNKNOWN", "count", "count_known", "cut", "ordinal", "plural"]
+def cut_apart(texts: Sequence[str], most: int) -> list[str]:
+    """Each text cut to ``most`` characters as :func:`cut` cuts it, except where that
+    would make different texts look alike: those keep their start and their end
+    (``start...end``, ``most`` characters), or, if even that is not enough, are not cut.
+
+        >>> cut_apart(["a-long-bot v1", "a-long-bot v2", "Ana"], 10)
+        ['a-lo... v1', 'a-lo... v2', 'Ana']
+        >>> cut_apart(["abcdefg-x-hijklmn", "abcdefg-y-hijklmn", "abcdefghijklmnopq"], 10)
+        ['abcdefg-x-hijklmn', 'abcdefg-y-hijklmn', 'abcd...opq']
+    """
+    shown = [cut(t, most) for t in texts]
+    for _ in range(2):  # cut at the end, then in the middle, then not at all
+        seen: dict[str, set[str]] = {}
+        for text, form in zip(texts, shown):
+            seen.setdefault(form, set()).add(text)
+        alike = {form for form, originals in seen.items() if len(originals) > 1}
+        if not alike:
+            return shown
+        shown = [(_middle(t, most) if _ == 0 else t) if form in alike else form for t, form in zip(texts, shown)]
+    return shown
+
+
+def _middle(text: str, most: int) -> str:
+    """``text`` cut in its middle to ``most`` characters (``start...end``), if it is longer."""
+    if len(text) <= most:
+        return text
+    room = max(0, most - len(ELLIPSIS))
+    tail = room // 2
+    return text[: room - tail] + ELLIPSIS + text[len(text) - tail:]
+
+
+__all__ = ["ELLIPSIS", "UNKNOWN", "count", "count_known", "cut", "cut_apart", "ordinal", "plural"]

@@ -21,7 +21,8 @@ def _each(fn: Callable[[T], R], batch: list[T]) -> list[R]:
     return [fn(x) for x in batch]
 
 
-def ordered_map(fn: Callable[[T], R], items: Iterable[T], jobs: int = 1, batch: int = 16) -> Iterator[R]:
+def ordered_map(fn: Callable[[T], R], items: Iterable[T], jobs: int = 1, batch: int = 16,
+                worker_exit: Callable[[], None] | None = None) -> Iterator[R]:
     """``map(fn, items)`` over ``jobs`` processes, in order, with bounded memory.
 
     At most a few batches per process are in flight, so a corpus of any size
@@ -29,6 +30,10 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], jobs: int = 1, batch: 
     :func:`functools.partial` of one). The workers leave Ctrl-C to this
     process (which stops them when the run is interrupted or abandoned) and
     exit by themselves within a second or so if this process dies.
+    ``worker_exit`` (picklable too), if given, is called in each worker as it
+    ends, however it ends but ``kill -9``: when the pool shuts down, when it
+    is stopped (SIGTERM), when this process is gone (a matches' workers close
+    their bots so).
     """
     if jobs <= 1:
         yield from map(fn, items)
@@ -37,7 +42,7 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], jobs: int = 1, batch: 
     from concurrent.futures import ProcessPoolExecutor  # (a run of one process needs none of it)
 
     pending: deque[Future[list[R]]] = deque()
-    pool = ProcessPoolExecutor(jobs, initializer=_worker_start, initargs=(os.getpid(),))
+    pool = ProcessPoolExecutor(jobs, initializer=_worker_start, initargs=(os.getpid(), worker_exit))
     finished = False
     try:
         while chunk := list(islice(it, batch)):
@@ -56,19 +61,38 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], jobs: int = 1, batch: 
             pool.shutdown(wait=False)  # (its futures fail with the pool; nobody waits for them)
 
 
-def _worker_start(parent: int) -> None:
+def _worker_start(parent: int, worker_exit: Callable[[], None] | None = None) -> None:
     """In each worker: Ctrl-C is the parent's to handle; SIGTERM ends the
-    worker; and a thread ends it when the parent is gone (``kill -9``)."""
+    worker (after ``worker_exit``); and a thread ends it when the parent is
+    gone (``kill -9``), by a SIGTERM of its own."""
     import signal
     import threading
     import time
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if worker_exit is None:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    else:
+        from multiprocessing.util import Finalize
+
+        Finalize(None, worker_exit, exitpriority=100)  # (run as the worker ends its work normally)
+
+        def ended(number: int, frame: object) -> None:
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)  # (once)
+            try:
+                worker_exit()
+            finally:
+                os._exit(128 + number)
+
+        signal.signal(signal.SIGTERM, ended)
 
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(0.5)
+        if worker_exit is None:
+            os._exit(1)
+        os.kill(os.getpid(), signal.SIGTERM)  # the main thread ends the worker, as if it were stopped
+        time.sleep(5)
         os._exit(1)
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()

@@ -15,3 +15,18 @@ def as_text(view: SeatView) -> str:
 
 def broken(view: SeatView) -> Move:
     raise RuntimeError("this bot has a bug")
+
+
+def malformed(view: SeatView) -> Move:
+    """A Move built by hand of things that are no tiles."""
+    return Move("place", (("red-circle", 0, 0),))  # type: ignore[arg-type]
+
+
+def wrong_action(view: SeatView) -> Move:
+    return Move("castle")  # type: ignore[arg-type]
+
+
+def exits(view: SeatView) -> Move:
+    import sys
+
+    sys.exit(0)

@@ -12,7 +12,12 @@ misdeed (the TOKEN is only there for the tests to find the process by):
 * ``deaf``: ignores quit and SIGTERM (plays on; only SIGKILL ends it);
 * ``spawn``: starts a child that sleeps for ever, then plays;
 * ``spy``: writes every line it receives to the file TOKEN, then plays;
-* ``longline``: on go, prints one endless line.
+* ``longline``: on go, prints one endless line;
+* ``noqbpok``: never says ``qbpok`` (answers everything else);
+* ``twice``: answers each go with two ``bestmove`` lines;
+* ``stderr``: on go, writes 3 MiB to its standard error, then plays;
+* ``hog``: on go, tries to allocate 4 GiB (its memory limit refuses), then plays;
+* ``gameover``: writes every ``gameover`` line it receives to the file TOKEN, then plays.
 """
 
 import signal
@@ -27,18 +32,32 @@ TOKEN = sys.argv[2] if __name__ == "__main__" and len(sys.argv) > 2 else ""
 
 
 def say(line: str) -> None:
+    if MODE == "noqbpok" and line == "qbpok":
+        return
     sys.stdout.write(line + "\n")
+    if MODE == "twice" and line.startswith("bestmove"):
+        sys.stdout.write(line + "\n")
     sys.stdout.flush()
 
 
 def lines():
     mode = MODE
-    spy = open(TOKEN, "a", encoding="utf-8") if mode == "spy" else None
+    spy = open(TOKEN, "a", encoding="utf-8") if mode in ("spy", "gameover") else None
     for line in sys.stdin:
-        if spy is not None:
+        if spy is not None and (mode == "spy" or line.startswith("gameover")):
             spy.write(line)
             spy.flush()
         if line.startswith("go"):
+            if mode == "stderr":
+                for _ in range(48):
+                    sys.stderr.write("e" * 65_535 + "\n")
+                sys.stderr.flush()
+            elif mode == "hog":
+                try:
+                    hoard = bytearray(4 << 30)
+                    say(f"info allocated {len(hoard)}")
+                except MemoryError:
+                    say("info the allocation was refused")
             if mode == "sleep":
                 time.sleep(60)
             elif mode == "garbage":

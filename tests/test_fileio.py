@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from qwirkle_tools.formats.fileio import AtomicFile, OutputError, check_output, write_atomic
+from qwirkle_tools.formats.fileio import AtomicFile, LineFile, OutputError, check_output, write_atomic
 
 
 def test_write_atomic_replaces_and_keeps_the_mode(tmp_path: Path) -> None:
@@ -287,3 +287,59 @@ def test_a_report_into_proc_is_an_output_error() -> None:
 
     with pytest.raises(OutputError, match="^/proc/qwirkle-report: cannot write: "):
         write_folder("/proc/qwirkle-report", FILES)
+
+
+def test_a_line_file_keeps_each_line_as_it_is_written(tmp_path: Path) -> None:
+    target = tmp_path / "games.jsonl"
+    with LineFile(target) as out:
+        out.write(b"one\n")
+        assert target.read_bytes() == b"one\n"  # on disk at once: a run killed now keeps it
+        out.write(b"two\n")
+    assert target.read_bytes() == b"one\ntwo\n" and [p.name for p in tmp_path.iterdir()] == ["games.jsonl"]
+    with pytest.raises(OutputError, match="already exists .*--resume"):
+        LineFile(target)
+    with LineFile(target, resume=True) as out:
+        assert list(out.lines()) == [b"one\n", b"two\n"]
+        out.write(b"three\n")
+    assert target.read_bytes() == b"one\ntwo\nthree\n"
+    with LineFile(target, force=True) as out:
+        assert list(out.lines()) == []
+    assert target.read_bytes() == b""
+
+
+def test_resuming_cuts_a_torn_last_line(tmp_path: Path) -> None:
+    target = tmp_path / "games.jsonl"
+    target.write_bytes(b"one\ntwo\nthr")  # a run killed as it wrote its third line
+    with LineFile(target, resume=True) as out:
+        assert list(out.lines()) == [b"one\n", b"two\n"]
+        out.write(b"three\n")
+    assert target.read_bytes() == b"one\ntwo\nthree\n"
+    target.write_bytes(b"x" * 200_000)  # no whole line at all
+    with LineFile(target, resume=True) as out:
+        assert list(out.lines()) == []
+    assert target.read_bytes() == b""
+
+
+def test_a_fresh_line_file_that_got_no_line_is_removed(tmp_path: Path) -> None:
+    target = tmp_path / "games.jsonl"
+    with pytest.raises(KeyboardInterrupt), LineFile(target):
+        raise KeyboardInterrupt
+    assert not target.exists()
+    with LineFile(target, resume=True):  # nothing to resume: a fresh run
+        pass
+    assert not target.exists()
+
+
+def test_a_line_file_another_run_holds_is_refused(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    target = tmp_path / "games.jsonl"
+    with LineFile(target) as out:
+        out.write(b"one\n")
+        code = (f"from qwirkle_tools.formats.fileio import LineFile\n"
+                f"LineFile({str(target)!r}, resume=True)")
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+        assert "another run is writing it now" in proc.stderr
+    with LineFile(target, resume=True):  # the lock went with the first
+        pass

@@ -32,12 +32,14 @@ from typer.core import TyperGroup
 
 from ..core.errors import QwirkleError
 from ..core.safetext import one_line
+from ..core.text import count
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Iterable, Mapping, Sequence
 
     from ..bots.match import Played
     from ..core.findings import Finding
+    from ..formats.fileio import LineFile
     from ..formats.jsontext import JSON
     from ..formats.record import Record
     from ..formats.sources import Loaded
@@ -314,23 +316,38 @@ __all__ = ["DASK_HELP", "EXIT_BUG", "EXIT_FINDINGS", "EXIT_OK", "EXIT_USAGE", "P
            "_wrote", "app", "command", "silence_stdout", "whole_examples"]
 
 
-def _write_games(target: Path, force: bool, games: Iterable[Played], total: int, progress: bool | None,
-                 fold: Callable[[Played], object]) -> None:
-    """Write each game of a match or a tournament to ``target`` as it comes (one
-    record a line, atomically: nothing is left of a run that fails), hand it to
-    ``fold`` (the summary's), with a progress bar; then say what was written."""
-    from ..formats.fileio import AtomicFile
+def _write_games(out: LineFile, games: Iterable[Played], total: int, before: int, progress: bool | None,
+                 fold: Callable[[Played], object], shown: str) -> None:
+    """Write each game of a match or a tournament to ``out`` as it comes (one whole
+    record a line: a run that is interrupted or fails keeps every finished game, and
+    says so), hand it to ``fold`` (the summary's), with a progress bar; then say what
+    was written. ``before``: the games an earlier run wrote (being resumed)."""
     from .progress import Progress
 
     bar = Progress(total, sys.stderr, sys.stderr.isatty() if progress is None else progress)
+    bar.update(before, before)
     try:
-        with AtomicFile(target, replace=force) as out, out.open() as handle:
-            for game in games:
-                handle.write(game.line)
-                fold(game)
-                bar.update(1, 1)
-    except OSError as exc:
-        _fail(f"{target}: cannot write: {exc.strerror or exc}")
+        for game in games:
+            out.write(game.line)
+            fold(game)
+            bar.update(1, 1)
+    except BaseException:
+        bar.close()
+        kept = before + out.written
+        if kept:
+            typer.echo(f"qwirkle: {one_line(shown)} keeps the {count(kept, 'game')} finished (of {total:,}); "
+                       "--resume plays the rest", err=True)
+        raise
     finally:
         bar.close()
-    _wrote(target)
+        out.close()
+    _wrote(out.path)
+
+
+def _hopeless(found: Sequence[tuple[str, str, int, str]]) -> None:
+    """Fail (exit 2) if a player forfeited every game it played: the games say nothing of its strength."""
+    for label, name, games, reason in found:
+        typer.echo(f"qwirkle: player {label} ({one_line(name, most=60)}) forfeited every game it played "
+                   f"({games:,}); the first: {one_line(reason, most=200)}", err=True)
+    if found:
+        raise typer.Exit(EXIT_USAGE)

@@ -10,7 +10,8 @@ from typing import Annotated
 import typer
 
 from ..core.safetext import json_text
-from .common import PATHS_HELP, PLAYER_HELP, Format, _fail, _out, _target, _write_games, command
+from .common import PATHS_HELP, PLAYER_HELP, Format, _fail, _hopeless, _out, _write_games, command
+from .matches import RESUME_HELP
 
 
 @command
@@ -30,6 +31,7 @@ def tournament(
         "--jobs", "-j", min=1, max=256, help="Processes to use; the games are the same for any number.")] = 1,
     format: Annotated[Format, typer.Option("--format", "-f", help="Output format of the standings.")] = Format.text,
     force: Annotated[bool, typer.Option("--force", help="Overwrite OUTPUT if it exists.")] = False,
+    resume: Annotated[bool, typer.Option("--resume", help=RESUME_HELP)] = False,
     progress: Annotated[bool | None, typer.Option(
         "--progress/--no-progress", help="Show a progress bar (default: when stderr is a terminal).",
         show_default=False)] = None,
@@ -40,31 +42,46 @@ def tournament(
     seats swapped); with 3 to 6, every combination of that many bots plays
     each deal from every rotation of the seats. Every round plays the same
     deals. The records are a match's (with the round in their meta); a
-    program's standard error goes to OUTPUT.rR.A.log, ... Prints each bot's
-    games, wins, draws, losses, forfeits and score rate with its 95% interval.
+    program's standard error goes to OUTPUT.rR.A.log, ... Each game is
+    written as it ends: an interrupted tournament keeps every finished one,
+    and --resume plays the rest. Prints each bot's games, wins, draws,
+    losses, forfeits and score rate with its 95% interval. Exit code 2 if a
+    bot forfeited every game it played.
 
     Example:
 
         qwirkle tournament greedy random lookahead --games 20 -o tournament.jsonl
     """
-    from ..bots.tournament import Standings, Tournament, run
+    from ..bots.match import ResumeError
+    from ..bots.tournament import Standings, Tournament, resumed, run
+    from ..formats.fileio import LineFile
     from ..outputs.convert import output_form
 
     if output.suffix.lower() != ".jsonl" and (output.is_dir() or not output.suffix):
         output = _folder(output) / "games.jsonl"  # a folder: the games and the programs' logs in it
     if output_form(output) != ".jsonl":
         _fail(f"{output}: a tournament writes its games one record a line: give a .jsonl file or a folder")
-    target = _target(output, None, None, force)
-    assert target is not None
+    if force and resume:
+        _fail("give either --force or --resume, not both")
     try:
-        settings = Tournament(tuple(bots), games, players, seed, movetime, memory, logs=str(target))
+        settings = Tournament(tuple(bots), games, players, seed, movetime, memory, logs=str(output))
     except ValueError as exc:
         _fail(str(exc))
     for match in settings.rounds():  # a bad spec is told before any game is played
         match.bots()
     standings = Standings()
-    _write_games(target, force, run(settings, jobs), settings.total, progress, standings.add)
+    with LineFile(output, force, resume) as out:
+        try:
+            done = resumed(settings, out.lines()) if resume else []
+        except ResumeError as exc:
+            _fail(f"{output}: {exc}")
+        for games_of in done:
+            for game in games_of:
+                standings.add(game)
+        _write_games(out, run(settings, jobs, done), settings.total, sum(map(len, done)), progress, standings.add,
+                     str(output))
     _out(json_text(standings.to_data()) if format is Format.json else standings.text())
+    _hopeless(standings.hopeless())
 
 
 def _folder(path: Path) -> Path:

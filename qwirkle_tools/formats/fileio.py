@@ -13,6 +13,9 @@ The rules every command follows, here once:
   into place, a folder of files (a report) built beside its target and
   moved into place as a whole; whatever interrupts the writing (an error,
   Ctrl-C, a full disk) leaves no temporary file or folder behind;
+* a file that a long run writes a line at a time (a match's games:
+  :class:`LineFile`) keeps every whole line it finished, however the run
+  ends, and is resumed by a later run;
 * whatever the system refuses while writing (a full disk, a read-only file
   system, no permission, ``/proc``) is an :class:`OutputError` naming the
   output, never a bare :class:`OSError`.
@@ -25,7 +28,7 @@ import os
 import shutil
 import stat
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
@@ -267,3 +270,120 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+class LineFile:
+    """A file of lines (a match's games, one record a line) written as a long run
+    goes, so that a run that is interrupted, fails or is killed keeps every
+    line it finished, and a later run can ``resume`` it.
+
+    A fresh run creates the file exclusively (``force``: empties an existing
+    one); a run that resumes keeps its whole lines (:meth:`lines`) and cuts a
+    last line left half-written by a run that was killed. Each line is written
+    whole, in one write, as it comes; :meth:`close` flushes it to disk, and
+    removes the file if a fresh run wrote nothing. While open, the file is
+    locked (``flock``): a second run on it is refused, and the lock goes with
+    the process, however it ends.
+
+    Raises (on opening):
+        OutputError: the file exists (neither ``force`` nor ``resume``), another
+            run holds it, or the system refused (see :func:`cannot_write`).
+    """
+
+    def __init__(self, path: str | os.PathLike[str], force: bool = False, resume: bool = False) -> None:
+        import fcntl
+
+        self.path = resolve(path)
+        shown = one_line(os.fspath(path))
+        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+        if not force and not resume:
+            flags |= os.O_EXCL
+        existed = os.path.lexists(self.path)
+        try:
+            self.fd = os.open(self.path, flags, 0o666)
+        except FileExistsError:
+            raise OutputError(f"{shown}: already exists (use --force to overwrite it, or --resume to "
+                              "continue the run that wrote it)") from None
+        except OSError as exc:
+            raise cannot_write(path, exc) from None
+        self.made = not existed
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(self.fd)
+            raise OutputError(f"{shown}: another run is writing it now") from None
+        try:
+            if not stat.S_ISREG(os.fstat(self.fd).st_mode):
+                raise OutputError(f"{shown}: not a regular file")
+            if force and not resume:
+                os.ftruncate(self.fd, 0)
+            self.kept = self._cut_torn_line()
+            self.written = 0
+        except OSError as exc:
+            os.close(self.fd)
+            raise cannot_write(path, exc) from None
+        except BaseException:
+            os.close(self.fd)
+            raise
+
+    def _cut_torn_line(self) -> int:
+        """Cut a last line with no line end (a run killed as it wrote it); the whole lines' size."""
+        size = os.fstat(self.fd).st_size
+        end = size
+        while end > 0:
+            start = max(0, end - 65_536)
+            chunk = os.pread(self.fd, end - start, start)
+            newline = chunk.rfind(b"\n")
+            if newline >= 0:
+                end = start + newline + 1
+                break
+            end = start
+        if end != size:
+            os.ftruncate(self.fd, end)
+        os.lseek(self.fd, end, os.SEEK_SET)
+        return end
+
+    def lines(self) -> Iterator[bytes]:
+        """The whole lines already in the file (a run to resume), each with its line end."""
+        with open(self.path, "rb") as handle:
+            left = self.kept
+            for line in handle:
+                if left <= 0:
+                    return
+                left -= len(line)
+                yield line
+
+    def write(self, line: bytes) -> None:
+        """Append one whole line (it must end with a line end).
+
+        Raises:
+            OutputError: the system refused (a full disk).
+        """
+        view = memoryview(line)
+        try:
+            while view:
+                view = view[os.write(self.fd, view):]
+        except OSError as exc:
+            raise cannot_write(self.path, exc) from None
+        self.written += 1
+
+    def close(self) -> None:
+        """Flush the file to disk and let it go (a fresh file with no line is removed)."""
+        if self.fd < 0:
+            return
+        fd, self.fd = self.fd, -1
+        try:
+            if self.made and not self.written:
+                os.unlink(self.path)
+            else:
+                os.fsync(fd)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+
+    def __enter__(self) -> LineFile:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()

@@ -78,13 +78,24 @@ def test_an_odd_number_of_games_plays_the_last_pair_once() -> None:
     assert [r.meta["game"] for r in games] == [0, 1, 2]
 
 
-def test_a_function_that_raises_or_answers_text() -> None:
-    broken = records(list(run(Match(f"{BOTS / 'funcbot.py'}:broken", "greedy", 2))))
-    for r in broken:
+@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize(("function", "code", "reason"), [
+    ("broken", "error", "RuntimeError: this bot has a bug"),
+    ("malformed", "garbage", "answered a malformed Move (AttributeError writing it)"),
+    ("wrong_action", "garbage", "answered a malformed Move (its fields are not the move 'pass' it writes)"),
+    ("exits", "error", "called sys.exit(0) while choosing its move"),
+])
+def test_a_python_player_that_fails_forfeits_each_game(function: str, code: str, reason: str, jobs: int) -> None:
+    games = records(list(run(Match(f"{BOTS / 'funcbot.py'}:{function}", "greedy", 4), jobs=jobs)))
+    assert len(games) == 4
+    for r in games:
         assert r.result is not None
         forfeit = r.result.extra["x-forfeit"]
-        assert forfeit["code"] == "error" and "RuntimeError: this bot has a bug" in forfeit["reason"]
+        assert forfeit["code"] == code and reason in forfeit["reason"], forfeit
         assert replay(r).findings == ()
+
+
+def test_a_function_that_answers_text() -> None:
     text = records(list(run(Match(f"{BOTS / 'funcbot.py'}:as_text", "random", 2))))
     assert all("x-forfeit" not in r.result.extra for r in text if r.result is not None)
 
@@ -98,9 +109,10 @@ def test_a_function_that_raises_or_answers_text() -> None:
     ("flood", "flood", "printed more than 1,048,576 bytes"),
     ("longline", "flood", "a line of more than 65,536 bytes"),
 ])
-def test_a_hostile_bot_forfeits_each_game_and_the_match_goes_on(mode: str, code: str, reason: str) -> None:
-    token = f"qwirkle-test-{mode}-{os.getpid()}"
-    games = records(list(run(Match(hostile(mode, token), "greedy", 4, seed=3, movetime_ms=100, grace_ms=300))))
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_hostile_bot_forfeits_each_game_and_the_match_goes_on(mode: str, code: str, reason: str, jobs: int) -> None:
+    token = f"qwirkle-test-{mode}-{jobs}-{os.getpid()}"
+    games = records(list(run(Match(hostile(mode, token), "greedy", 4, seed=3, movetime_ms=100, grace_ms=300), jobs=jobs)))
     assert len(games) == 4
     for r in games:
         assert r.result is not None and r.result.end == "unfinished"

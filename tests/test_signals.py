@@ -322,3 +322,73 @@ def test_an_input_a_worker_cannot_read_is_one_line(tmp_path: Path) -> None:
     assert (proc.returncode, out) == (2, ""), err
     assert err == f"qwirkle: {url}: cannot read: BadZipFile: Bad CRC-32 for file 'c.jsonl'\n"
     assert dask_leftovers(tmp)[0] == []
+
+
+F_SETPIPE_SZ = 1031  # (Linux's fcntl; Python 3.10 has no name for it)
+PIPE_SIZE = 4096
+
+
+def closed_after_one_byte(args: list[str], cwd: Path) -> tuple[int, str]:
+    """The command with its standard output a pipe of one page, of which one byte
+    is read before the pipe is closed (``qwirkle ... | head -c 1``): its exit code and
+    standard error. A command that writes more than the page meets the closed pipe."""
+    import fcntl
+
+    r, w = os.pipe()
+    try:
+        fcntl.fcntl(w, F_SETPIPE_SZ, PIPE_SIZE)
+    except OSError:
+        pass  # (not Linux: the default pipe, and outputs larger than it below)
+    proc = subprocess.Popen([*QWIRKLE, *args], cwd=cwd, stdout=w, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    os.close(w)
+    assert os.read(r, 1)
+    os.close(r)
+    _, err = proc.communicate(timeout=300)
+    return proc.returncode, err
+
+
+@pytest.fixture(scope="module")
+def loud(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder of inputs whose outputs are long: a valid corpus of 120 games between
+    240 players, five .qgn games with 50 warnings each, a position with 2,333 moves."""
+    import re
+
+    from qwirkle_tools.formats.notation import format_qgn
+    from qwirkle_tools.formats.record import from_data
+
+    folder = tmp_path_factory.mktemp("loud")
+    games = []
+    for seed in range(120):
+        data = simulated(2, seed)
+        del data["meta"]  # (a self-play game's policy would name both seats alike)
+        data["players"] = [{"name": f"Player {seed}"}, {"name": f"Player {seed + 1000}"}]
+        games.append(json.dumps(data) + "\n")
+    (folder / "corpus.jsonl").write_text("".join(games))
+    (folder / "warned").mkdir()
+    for seed in range(5):  # every turn numbered 1: a turn-number warning on each line
+        text = format_qgn(from_data(json.loads(games[seed])))
+        (folder / "warned" / f"g{seed}.qgn").write_text(re.sub(r"(?m)^[0-9]+\.", "1.", text))
+    return folder
+
+
+PIPED = {
+    "validate text": ["validate", "warned"],
+    "validate json": ["validate", "--format", "json", "corpus.jsonl", "warned"],
+    "moves": ["moves", str(ROOT / "sample_games" / "296-295.json"), "--turn", "60", "--rack", "rc oc yc gc bc pc"],
+    "stats": ["stats", "--format", "json", "corpus.jsonl"],
+    "standings": ["standings", "corpus.jsonl"],
+    "ratings": ["ratings", "corpus.jsonl"],
+    "rescore": ["rescore", "--format", "json", str(ROOT / "sample_games" / "296-295.json")],
+}
+
+
+@pytest.mark.parametrize("command", PIPED)
+def test_a_pipe_closed_early_ends_the_run_quietly(loud: Path, command: str) -> None:
+    # (| head -c 1): exit 0 (or 141, a shell's SIGPIPE), never 1, "a record has an error", and nothing said
+    args = PIPED[command]
+    whole = subprocess.run([*QWIRKLE, *args], cwd=loud, capture_output=True, text=True, timeout=300,
+                           env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert whole.returncode == 0 and len(whole.stdout) > 4 * PIPE_SIZE, (whole.returncode, whole.stderr)
+    code, err = closed_after_one_byte(args, loud)
+    assert code in (0, 141) and err == "", (code, err)

@@ -91,6 +91,9 @@ def _run() -> int:
         finally:
             _armed[0] = False  # from here on a signal is noted, and main() ends the run with its code
     except BrokenPipeError:
+        from .common import silence_stdout
+
+        silence_stdout()  # what is left in its buffer must not fail again at exit
         try:
             sys.stderr.close()
         except OSError:
@@ -121,6 +124,10 @@ def _command() -> int:
 
     try:
         code = app(standalone_mode=False)
+    except SystemExit as exc:  # typer ends a closed pipe with exit 1, "a record has an error": ours is a quiet 0
+        if isinstance(exc.__context__, BrokenPipeError):
+            raise exc.__context__ from None
+        raise
     except click.exceptions.Abort:  # click's form of a KeyboardInterrupt
         return EXIT_INTERRUPTED
     except click.ClickException as exc:  # a bad option or argument: click's own message

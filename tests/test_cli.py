@@ -444,3 +444,53 @@ def test_standard_output_on_a_full_disk_is_one_line_and_exit_2(args: list[str], 
         proc = subprocess.run([sys.executable, "-m", "qwirkle_tools", *argv], stdout=full, stderr=subprocess.PIPE,
                               text=True, check=False, env=env)
     assert proc.returncode == 2 and proc.stderr == "qwirkle: standard output: cannot write: No space left on device\n"
+
+
+def launched(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """``qwirkle ARGS...`` as the entry point runs it (the launcher's handling of click's errors)."""
+    from qwirkle_tools.cli import launch
+
+    monkeypatch.setattr(sys, "argv", ["qwirkle", *args])
+    code = launch._command()
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def _commands() -> list[str]:
+    import typer.main
+
+    return sorted(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
+
+
+USAGE_ERRORS = [
+    (["validate"], "missing argument 'PATHS...' (try 'qwirkle validate --help')"),
+    (["nosuch"], "no such command 'nosuch' (try 'qwirkle --help')"),
+    (["validat", "x"], "no such command 'validat'. Did you mean 'validate'? (try 'qwirkle --help')"),
+    (["moves", "x.json", "--turn", "abc"],
+     "invalid value for '--turn' / '-t': 'abc' is not a valid integer (try 'qwirkle moves --help')"),
+    (["validate", "--format", "xml", "x"],
+     "invalid value for '--format' / '-f': 'xml' is not one of 'text', 'json' (try 'qwirkle validate --help')"),
+    (["moves", "x.json", "--turn", "1", "extra"], "got unexpected extra argument (extra) (try 'qwirkle moves --help')"),
+    (["standings", "--since"], "option '--since' requires an argument (try 'qwirkle --help')"),
+]
+
+
+@pytest.mark.parametrize(("args", "line"), USAGE_ERRORS)
+def test_a_usage_error_is_one_line(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                                   args: list[str], line: str) -> None:
+    assert launched(monkeypatch, capsys, *args) == (2, "", f"qwirkle: {line}\n")
+
+
+@pytest.mark.parametrize("command", _commands())
+def test_every_commands_bad_option_is_one_line_with_its_help(monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str], command: str) -> None:
+    code, out, err = launched(monkeypatch, capsys, command, "--no-such-option")
+    assert (code, out) == (2, "") and err.count("\n") == 1, err
+    assert err.startswith("qwirkle: no such option '--no-such-option'") and f"(try 'qwirkle {command} --help')" in err
+
+
+def test_the_entry_point_says_a_usage_error_in_one_line() -> None:
+    proc = subprocess.run([sys.executable, "-m", "qwirkle_tools", "validate"], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert (proc.returncode, proc.stdout, proc.stderr) == (
+        2, "", "qwirkle: missing argument 'PATHS...' (try 'python -m qwirkle_tools validate --help')\n")

@@ -130,8 +130,11 @@ def _command() -> int:
         raise
     except click.exceptions.Abort:  # click's form of a KeyboardInterrupt
         return EXIT_INTERRUPTED
-    except click.ClickException as exc:  # a bad option or argument: click's own message
+    except click.exceptions.NoArgsIsHelpError as exc:  # a bare command: its help
         exc.show()
+        return exc.exit_code
+    except click.ClickException as exc:  # a bad option or argument: click's message, in one line
+        _say(_usage_line(exc))
         return exc.exit_code
     try:
         sys.stdout.flush()  # now, not at exit: a full disk under standard output is said in one line
@@ -144,6 +147,23 @@ def _command() -> int:
         _say(f"standard output: cannot write: {exc.strerror or exc}")
         return EXIT_USAGE
     return code if isinstance(code, int) else EXIT_OK
+
+
+def _usage_line(exc: object) -> str:
+    """A :class:`click.ClickException`'s message in one line, with where to find help:
+    ``missing argument 'PATHS...' (try 'qwirkle validate --help')``, not click's four."""
+    import click
+
+    from ..core.safetext import one_line
+
+    message = " ".join(str(getattr(exc, "format_message", exc.__str__)()).split()).removesuffix(".")
+    if message[:1].isupper() and message[1:2].islower():  # ("Missing argument": a clause of our line)
+        message = message[0].lower() + message[1:]
+    ctx = getattr(exc, "ctx", None)
+    helps = [n for n in getattr(ctx, "help_option_names", ()) if n.startswith("--")]
+    hint = f" (try '{ctx.command_path} {helps[0]}')" if ctx is not None and helps else \
+        " (try 'qwirkle --help')" if isinstance(exc, click.UsageError) else ""
+    return one_line(message, 400) + hint
 
 
 def _unraisable(event: object) -> None:

@@ -385,3 +385,51 @@ def test_threads_generating_at_once_get_the_moves_of_one_thread() -> None:
             assert list(pool.map(run, games)) == alone
     finally:
         sys.setswitchinterval(interval)
+
+
+@pytest.mark.parametrize("edge", ["right", "left", "bottom", "top"])
+def test_no_move_reaches_past_the_coordinate_limit(edge: str) -> None:
+    # a board grown turn by turn against an edge of the coordinate range (so the kept board data
+    # grows too): its moves are those of the same board far from the edge, less those past it
+    from qwirkle_tools.core.board import COORD_LIMIT
+
+    limit = COORD_LIMIT
+    shift = {"right": (limit, 0), "left": (-limit, 0), "bottom": (0, limit), "top": (0, -limit)}[edge]
+
+    def moved(cells: Mapping[int, int], dx: int, dy: int) -> dict[int, int]:
+        return {cell_key(key_cell(k)[0] + dx, key_cell(k)[1] + dy): t for k, t in cells.items()}
+
+    def move_set(moves: list[RawMove], dx: int = 0, dy: int = 0) -> set[tuple[int, frozenset[tuple[int, int, int]]]]:
+        return {(m[0], frozenset((key_cell(k)[0] + dx, key_cell(k)[1] + dy, t) for k, t in zip(m[2], m[3])))
+                for m in moves}
+
+    rack = [int(t) for t in parse_tiles("rc rx rd rs rt rl")]
+    cells = {cell_key(*shift): int(Tile.parse("bc"))}
+    boards, found = [], []
+    for _ in range(3):  # the first move each time: it runs along the edge or into it
+        moves = generate_raw(cells, rack)
+        boards.append(dict(cells))
+        found.append(moves)
+        best = next(m for m in moves if len(m[3]) >= 2)
+        cells.update(zip(best[2], best[3]))
+    for board, moves in zip(boards, found):
+        assert all(abs(x) <= limit and abs(y) <= limit for _, placed in move_set(moves) for x, y, _ in placed)
+        far = generate_raw(moved(board, -shift[0], -shift[1]), rack)
+        inside = {m for m in move_set(far, *shift) if all(abs(x) <= limit and abs(y) <= limit for x, y, _ in m[1])}
+        assert move_set(moves) == inside
+        assert len(inside) < len(far)  # some moves of the board far away do cross the line
+
+
+def test_the_games_first_move_at_the_coordinate_limit_is_one_it_accepts() -> None:
+    from qwirkle_tools.core.board import COORD_LIMIT
+    from qwirkle_tools.play.game import Game
+
+    board = [Placement(Tile.parse("bc"), 0, COORD_LIMIT), Placement(Tile.parse("bx"), 1, COORD_LIMIT)]
+    racks = [[int(t) for t in parse_tiles(r)] for r in ("rc rx gc gx yc yx", "oc ox pc px rd gd")]
+    bag = [t for t in range(36) for _ in range(3)]
+    for t in [int(p.tile) for p in board] + racks[0] + racks[1]:
+        bag.remove(t)
+    game = Game(("Ana", "Ben"), racks, bag, 0, board=board)
+    moves = game.legal_moves()
+    assert moves and all(p.y <= COORD_LIMIT for m in moves for p in m.tiles)
+    game.push(moves[0])  # (refused before: the best move went to y = 1,000,001)

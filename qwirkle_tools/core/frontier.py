@@ -8,6 +8,10 @@ are kept, per thread, for the next call: when that call's board holds the
 same tiles and more, as in a game played or replayed turn by turn, only the
 lines through the new tiles are worked out again (:func:`board_data`). A
 search that says what each move placed keeps its own data instead (:class:`Line`).
+
+No move reaches past the coordinate limit (:data:`~qwirkle_tools.core.board.COORD_LIMIT`):
+on a board within reach of it, the cells just past it that a move could reach are
+frontier cells that accept no tile (:func:`_fence`), so no move is grown onto them.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable, Mapping
 
-from .board import STEP_X, STEP_Y, Placement, key_bounds, key_cell
+from .board import COORD_LIMIT, STEP_X, STEP_Y, Placement, cell_key, key_bounds, key_cell
 from .lines import ALL, line_start, survey, walk
 from .tiles import TILES
 
@@ -83,6 +87,8 @@ class BoardData:
             for f, run in runs.items():
                 joinable[f] = get(f, ALL) & run[0]
         self.joinable = joinable
+        if _near_limit(self.bounds):
+            _fence(joinable, cells)
         self.records: dict[int, tuple[int, int, int, int, int, int, int, int, int]] = {}
         self.info_x: dict[int, Info] = {}
         self.info_y: dict[int, Info] = {}
@@ -150,6 +156,39 @@ class BoardData:
                     if run is not None:
                         j &= run[0]
                 self.joinable[f] = j
+        if _near_limit(self.bounds):
+            _fence(self.joinable, new)
+
+
+def _near_limit(bounds: tuple[int, int, int, int]) -> bool:
+    """Whether a board of these bounds lies within a move's reach of the coordinate limit."""
+    return max(map(abs, bounds)) > COORD_LIMIT - _MARGIN
+
+
+def _fence(joinable: dict[int, int], cells: Iterable[int]) -> None:
+    """Make the cells past the coordinate limit that a move beside ``cells`` could reach
+    frontier cells that accept no tile: every move lies in one line, grows cell by cell
+    from a frontier cell and spans at most 6 cells, so it reaches past the limit only
+    through a cell just past it, in the column (or row) of a tile within 6 of the limit
+    or of its neighbour. (An anchor needs a tile of the rack in its mask, and the growth
+    stops at a cell of the frontier that accepts none: a mask of 0 is both.)"""
+    edge = COORD_LIMIT + 1
+    near = COORD_LIMIT - _MARGIN
+    for k in cells:
+        x, y = key_cell(k)
+        for d in (-1, 0, 1):
+            if y > near:
+                joinable[cell_key(x + d, edge)] = 0
+            if y < -near:
+                joinable[cell_key(x + d, -edge)] = 0
+            if x > near:
+                joinable[cell_key(edge, y + d)] = 0
+            if x < -near:
+                joinable[cell_key(-edge, y + d)] = 0
+    for k in [k for k in joinable if joinable[k]]:
+        x, y = key_cell(k)
+        if abs(x) > COORD_LIMIT or abs(y) > COORD_LIMIT:  # a frontier cell past the limit, beside a run's end
+            joinable[k] = 0
 
 
 _local = threading.local()

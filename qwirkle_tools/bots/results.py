@@ -262,7 +262,7 @@ class Tally:
 
 
 def summarise(records: Iterable[Record], sprt: Sprt | None = None) -> Summary:
-    """The summary of a match's records (as :func:`run` writes them)."""
+    """The summary of a match's records (as :func:`~qwirkle_tools.bots.match.run` writes them)."""
     tally = Tally()
     for record in records:
         tally.add(Played.of(record, b""))  # (the summary needs no text)

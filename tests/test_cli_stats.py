@@ -94,3 +94,22 @@ def test_simulate_jobs_gives_the_same_corpus(tmp_path: Path) -> None:
     one, two = (tmp_path / "1.jsonl").read_bytes(), (tmp_path / "2.jsonl").read_bytes()
     assert one == two and one.count(b"\n") == 6
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_an_empty_corpus_in_a_club_folder_is_one_finding_and_the_rest_is_read(tmp_path: Path) -> None:
+    for sample in ("complete-2p.json", "296-295.json"):
+        (tmp_path / sample).write_bytes((SAMPLES / sample).read_bytes())
+    (tmp_path / "empty.jsonl").write_bytes(b"")
+    finding = f"{tmp_path / 'empty.jsonl'}: empty-file: holds no record (every line is blank)"
+    code, out, err = run("validate", str(tmp_path))
+    assert (code, err) == (1, "") and out.splitlines() == [finding, "3 records: 2 valid, 1 invalid (1 error, 0 warnings)"]
+    code, out, err = run("validate", "--format", "json", str(tmp_path))
+    assert code == 1 and json.loads(out)["records"][2]["findings"][0]["code"] == "empty-file"
+    code, out, err = run("stats", str(tmp_path))
+    assert (code, err) == (1, "") and out.splitlines()[:3] == [
+        finding, "", "3 records: 2 games read (2 valid, 0 with errors), 1 unreadable"]
+    code, out, err = run("standings", str(tmp_path))
+    assert (code, err) == (1, "") and out.startswith("Standings: 2 games,") and f"left out (invalid): {finding}" in out
+    # the whole input, it is nothing to read: exit 2 as before
+    code, out, err = run("validate", str(tmp_path / "empty.jsonl"))
+    assert (code, out) == (2, "") and "no records in this corpus" in err

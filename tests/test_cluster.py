@@ -367,3 +367,21 @@ def test_plan_gives_no_block_to_a_range_inside_a_line(address: str, tmp_path: Pa
     with distributed.Client(address) as client:
         blocks = cluster.plan(client, cluster.inputs([path]), 100_000)
     assert [(b.start, b.first_line) for b in blocks] == [(0, 1), (1_000_000, 2)]
+
+
+def test_an_empty_corpus_beside_other_inputs_is_one_finding_in_its_place(address: str, tmp_path: Path) -> None:
+    for sample in ("complete-2p.json", "296-295.json"):
+        (tmp_path / sample).write_bytes((SAMPLES / sample).read_bytes())
+    (tmp_path / "b-blank.jsonl").write_bytes(b"\n  \n\n")
+    (tmp_path / "c-empty.jsonl").write_bytes(b"")
+    found = cluster.inputs([tmp_path])
+    with distributed.Client(address) as client:
+        blocks = cluster.plan(client, found, 997)
+    assert [s for b in blocks for s in b.sources()] == list(sources([tmp_path]))
+    for command in ("validate", "stats"):
+        runs = three_ways(address, command, str(tmp_path))
+        assert runs[0] == runs[1] == runs[2], runs
+        code, out = runs[0]
+        assert code == 1 and f"{tmp_path / 'b-blank.jsonl'}: empty-file: holds no record" in out
+        assert f"{tmp_path / 'c-empty.jsonl'}: empty-file: holds no record" in out
+        assert "4 records" in out

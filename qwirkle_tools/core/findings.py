@@ -67,6 +67,9 @@ CODES: dict[str, tuple[Severity, str]] = {
     # reading
     "json": ("error", "The file or line is not JSON (with line and column), is empty, or is not UTF-8."),
     "too-large": ("error", "The file or line is larger than the reader accepts (see Limits)."),
+    "empty-file": ("error", "A .jsonl corpus among the inputs holds no record (every line is blank): told in its "
+                            "place, as an empty .json file is, and the other inputs read (a corpus that is the whole "
+                            "input is exit 2, nothing to read)."),
     "qgn": ("error", "A game in the notation (.qgn) has a line that cannot be read (with line, column and a caret)."),
     "sheet": ("error", "A score sheet (.csv) has a cell that cannot be read, or an empty cell before the end "
                        "(with row and column)."),

@@ -110,7 +110,8 @@ class Input:
 @dataclass(frozen=True, slots=True)
 class Block:
     """Lines ``[start, end)`` (in bytes) of a ``.jsonl`` corpus whose first
-    line is ``first_line``, or some whole ``.json`` ``files``."""
+    line is ``first_line``, or some whole ``.json`` ``files`` (or a ``.jsonl`` corpus
+    that holds no record, as one file)."""
 
     name: str = ""
     location: str = ""
@@ -136,6 +137,9 @@ class Block:
         from ..formats.sources import MAX_FILE_BYTES
 
         for f in self.files:
+            if f.corpus:  # a corpus of blank lines (plan() puts no other among files), as sources() gives it
+                yield Source(f.name, 0, b"", f.size)
+                continue
             if f.size > MAX_FILE_BYTES:
                 yield Source(f.name, 0, None, f.size)
                 continue
@@ -328,7 +332,7 @@ def plan(client: Client, found: Sequence[Input], block_bytes: int | None = None)
     each block knows its first line's number.
 
     Raises:
-        InputError: a corpus holds only blank lines, or cannot be read.
+        InputError: the only input is a corpus of blank lines, or an input cannot be read.
     """
     threads = max(sum(client.nthreads().values()), 1)
     total = sum(f.size for f in found)
@@ -347,7 +351,7 @@ def plan(client: Client, found: Sequence[Input], block_bytes: int | None = None)
         if files:
             blocks.append(Block(files=tuple(files)))
             files = []
-        line, content, cut = 1, False, False
+        line, content, cut, mark = 1, False, False, len(blocks)
         for start in range(0, f.size, step):
             end = min(start + step, f.size)
             newlines, some, last = counts[(f, start, end)]
@@ -359,8 +363,11 @@ def plan(client: Client, found: Sequence[Input], block_bytes: int | None = None)
             line += newlines
             content = content or some
             cut = not last
-        if not content:
+        if not content and len(found) == 1:
             raise InputError(f"{f.name}: no records in this corpus (every line is blank)")
+        if not content:  # one source, as sources() gives it: an empty-file finding in its place
+            del blocks[mark:]
+            blocks.append(Block(files=(f,)))
     if files:
         blocks.append(Block(files=tuple(files)))
     return blocks

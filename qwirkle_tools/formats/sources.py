@@ -43,6 +43,12 @@ class Source:
     size: int = 0
 
     @property
+    def empty_corpus(self) -> bool:
+        """Whether this is a ``.jsonl`` corpus as a whole (``index`` 0) that holds no record."""
+        return not self.index and self.path.split("::")[0].lower().endswith(".jsonl") and \
+            self.text is not None and not self.text.strip()
+
+    @property
     def form(self) -> str:
         """How the text is written: ``qgn`` (the notation), ``csv`` (a score
         sheet) or ``json``, from the file's name (a chained URL's first part:
@@ -117,6 +123,8 @@ def read_source(source: Source, exact: bool) -> Read:
     if source.text is None:
         return Read(False, None, (make("too-large", None, "", f"{source.size:,} bytes; the limit is {MAX_FILE_BYTES:,}"),),
                     frozenset(), {})
+    if source.empty_corpus:
+        return Read(False, None, (make("empty-file", None, "", "holds no record (every line is blank)"),), frozenset(), {})
     if source.form != "json":
         parsed = parse_written(source.text, source.form)
         return Read(bool(parsed.data), parsed.data, parsed.findings, parsed.broken, parsed.places)
@@ -162,12 +170,17 @@ def input_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
 def sources(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Source]:
     """Every record text under ``paths``, streamed (a corpus line at a time).
 
-    All paths are checked first, so a missing one fails before any work.
+    All paths are checked first, so a missing one fails before any work. A
+    ``.jsonl`` corpus with no record is one source in its place, the corpus
+    as a whole (:attr:`Source.empty_corpus`: an ``empty-file`` finding),
+    unless it is the whole input.
 
     Raises:
-        InputError: a path is missing, unreadable, or a folder with no records.
+        InputError: a path is missing, unreadable, or a folder with no records;
+            the only file is a corpus with no record.
     """
-    for f in input_files(paths):
+    files = input_files(paths)
+    for f in files:
         name = str(f)
         try:
             if f.suffix.lower() == ".jsonl":
@@ -177,8 +190,10 @@ def sources(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Source]:
                         if line is None or line.strip():
                             records += 1
                             yield Source(name, number, line, size)
-                if not records:
+                if not records and len(files) == 1:
                     raise InputError(f"{name}: no records in this corpus (every line is blank)")
+                if not records:
+                    yield Source(name, 0, b"", f.stat().st_size)
             else:
                 size = f.stat().st_size
                 yield Source(name, 0, None if size > MAX_FILE_BYTES else f.read_bytes(), size)

@@ -7,6 +7,9 @@ import json
 import os
 import re
 import shutil
+import signal
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -107,3 +110,23 @@ def test_with_jobs_every_bot_started_is_told_quit(tmp_path: Path) -> None:
     lines = spy.read_text(encoding="utf-8").splitlines()
     started = lines.count("qbp")
     assert started >= 2 and lines.count("quit") == started  # the referee's (for the name) and each worker's
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_with_jobs_an_interrupted_match_tells_every_bot_quit(tmp_path: Path, sig: signal.Signals) -> None:
+    spy = tmp_path / "spy.txt"
+    referee = subprocess.Popen([PY, "-m", "qwirkle_tools", "match", hostile("spy", str(spy)), "greedy", "--games", "400",
+                                "--jobs", "2", "-o", str(tmp_path / "m.jsonl")], stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while (not spy.exists() or spy.read_text().count("go movetime") < 20) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    referee.send_signal(sig)
+    _, err = referee.communicate(timeout=60)
+    assert referee.returncode in (130, 143), err
+    deadline = time.monotonic() + 10  # (the workers end their bots as the referee goes)
+    while time.monotonic() < deadline:
+        lines = spy.read_text(encoding="utf-8").splitlines()
+        if lines.count("quit") == lines.count("qbp"):
+            break
+        time.sleep(0.05)
+    assert lines.count("qbp") >= 2 and lines.count("quit") == lines.count("qbp"), (lines.count("qbp"), lines.count("quit"))

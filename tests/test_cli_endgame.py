@@ -67,3 +67,19 @@ def test_a_players_name_is_shown_safe(tmp_path: Path) -> None:
     proc = qwirkle("endgame", str(path), "--turn", "63")
     assert proc.returncode == 0, proc.stderr
     assert "\x1b" not in proc.stdout and "Ana\\x1b[2J\\nBen" in proc.stdout
+
+
+def test_a_wrong_claimed_score_is_told_and_the_board_decides(tmp_path: Path) -> None:
+    # a claimed score is not the board: moves and board work on such a record, and so does endgame
+    data = json.loads(GAME.read_text(encoding="utf-8"))
+    data["turns"][2]["score"] += 1
+    data.pop("result", None)
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text(json.dumps(data), encoding="utf-8")
+    told = qwirkle("endgame", str(wrong), "--turn", "62", "--format", "json")
+    right = qwirkle("endgame", str(GAME), "--turn", "62", "--format", "json")
+    assert told.returncode == 0, told.stderr
+    assert told.stderr.splitlines() == [f"qwirkle: warning: {wrong}:turn 3: score-mismatch: Ana (seat 0) claims 5, "
+                                        "the turn scores 2+2 = 4"]
+    keep = ("value", "proven", "line", "candidates", "played")
+    assert {k: json.loads(told.stdout)[k] for k in keep} == {k: json.loads(right.stdout)[k] for k in keep}

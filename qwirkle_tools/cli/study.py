@@ -274,15 +274,20 @@ def endgame(
     the end, the candidates with what each loses against perfect play, and
     what the record's own move lost. Proven when the search reaches the end
     of every line in time; otherwise it says the depth it reached (greedy
-    play below it).
+    play below it). A claimed score that differs from the computed one is
+    told as a warning: the board decides, and the computed score counts.
 
     Example:
 
         qwirkle endgame sample_games/296-295.json --turn 61
     """
-    from ..play.endgame import format_solution, position, solve
+    from ..play.endgame import solve, start
+    from ..play.solution import format_solution
 
-    game, played = position(_read(file).record, turn)
+    loaded = _read(file)
+    found = start(loaded.record, turn)
+    game, played = found.game, found.played
+    _warn(str(file), loaded.with_warnings(found.set_aside)[len(loaded.warnings):])  # (the reading's own were told)
     solution = solve(game, seconds=seconds, candidates=candidates, include=[played] if played is not None else ())
     if format is Format.json:
         data = solution.to_json()

@@ -30,21 +30,21 @@ import dataclasses
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from ..core.board import STEP_X, STEP_Y, Placement, key_cell
 from ..core.errors import QwirkleError
+from ..core.findings import Finding
 from ..core.frontier import Line
 from ..core.lines import JOIN, line_start
 from ..core.movegen import generate_raw_on
 from ..core.rules import judge_placed
-from ..core.safetext import one_line
 from ..core.text import count
-from ..core.tiles import TILES, format_tiles
-from ..formats.jsontext import JSON
+from ..core.tiles import TILES
 from ..formats.record import Record, Turn
 from .engine import replay
 from .game import Game, Move
+from .solution import Candidate, Solution
+from .solution import format_solution as format_solution  # (its home is play.solution)
 
 INFINITY = 10**9
 
@@ -55,61 +55,6 @@ class NotAnEndgame(QwirkleError, ValueError):
     """The position is not one the solver takes: the bag is not empty, the game
     does not have two players, or it is over; or a record does not tell the
     position (its racks), or has no such turn."""
-
-
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    """A move at the root, its value (the spread to the end after it, from the
-    mover's side), and the points it loses against the best move."""
-
-    move: Move
-    value: int
-    loss: int
-
-    def __str__(self) -> str:
-        return f"{self.move} {self.value:+d}" + (f" (loses {self.loss})" if self.loss else "")
-
-
-@dataclass(frozen=True, slots=True)
-class Solution:
-    """What :func:`solve` found.
-
-    ``value`` is the spread of the points to come with best play from both
-    sides, from the side of the player to move; ``line`` is the principal
-    variation (the best move, the best reply, ... to the end, or to where the
-    search stopped and the playout took over); ``proven`` says the search
-    reached the end of the game on every line it needed (the value is exact),
-    else ``depth`` is the last depth it completed within the budget (the
-    value is then that depth's, with greedy playouts below it). ``nodes`` counts
-    the positions searched, ``seconds`` the time taken.
-    """
-
-    value: int
-    line: tuple[Move, ...]
-    candidates: tuple[Candidate, ...]
-    proven: bool
-    depth: int
-    nodes: int
-    seconds: float
-
-    @property
-    def best(self) -> Move:
-        return self.line[0]
-
-    @property
-    def nodes_per_second(self) -> float:
-        return self.nodes / self.seconds if self.seconds > 0 else 0.0
-
-    def loss(self, move: Move) -> int | None:
-        """What ``move`` loses against the best, if it was valued."""
-        return next((c.loss for c in self.candidates if str(c.move) == str(move)), None)
-
-    def to_json(self) -> dict[str, JSON]:
-        return {
-            "value": self.value, "proven": self.proven, "depth": self.depth, "nodes": self.nodes,
-            "seconds": round(self.seconds, 3), "line": [str(m) for m in self.line],
-            "candidates": [{"move": str(c.move), "value": c.value, "loss": c.loss} for c in self.candidates],
-        }
 
 
 class _Spent(Exception):
@@ -535,14 +480,33 @@ def _deepening(search: _Search, moves: list[tuple[int, _Raw]]) -> tuple[int, _Ra
 
 
 def position(record: Record, turn: int | None = None) -> tuple[Game, Move | None]:
+    """The game and the move of :func:`start` (without the claims it set aside)."""
+    found = start(record, turn)
+    return found.game, found.played
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Start:
+    """An endgame read from a record (:func:`start`): the game before the turn, the move
+    the record played there (``None`` past its end), and the ``score-mismatch`` findings
+    of the turns before it, whose claimed scores were set aside for the computed ones."""
+
+    game: Game
+    played: Move | None
+    set_aside: tuple[Finding, ...]
+
+
+def start(record: Record, turn: int | None = None) -> Start:
     """The game before turn ``turn`` (1-based) of a record, and the move the
-    record played there (``None`` past its end); with no ``turn``, the first
-    position with the bag empty. The record must tell every rack (see
-    :meth:`Game.from_record <qwirkle_tools.play.game.Game.from_record>`).
+    record played there; with no ``turn``, the first position with the bag
+    empty. The record must tell every rack (see
+    :meth:`Game.from_record <qwirkle_tools.play.game.Game.from_record>`). A claimed
+    score that differs from the computed one is not the board: the game counts the
+    computed score, and the finding is handed back (:attr:`Start.set_aside`).
 
     Raises:
-        NotAnEndgame: the record has errors, does not tell the racks there, or
-            has no turn ``turn``.
+        NotAnEndgame: the record has errors (other than claimed scores), does not
+            tell the racks there, or has no turn ``turn``.
     """
     last = len(record.turns) + 1
     if turn is not None and not 1 <= turn <= last:
@@ -553,11 +517,20 @@ def position(record: Record, turn: int | None = None) -> tuple[Game, Move | None
         turn = next((k + 1 for k in range(len(record.turns) + 1) if history.state(k).bag == 0), None)
         if turn is None:
             raise NotAnEndgame("the bag does not empty in this record (or its size is not known)")
+    before = dataclasses.replace(record, turns=record.turns[:turn - 1], result=None)
+    replayed = replay(before, positions=False)
+    claims = tuple(f for f in replayed.findings if f.code == "score-mismatch")
+    if claims:
+        computed = {r.index: r.computed for r in replayed}
+        wrong = {f.turn - 1 for f in claims if f.turn is not None}
+        before = dataclasses.replace(before, turns=tuple(
+            t._replace(score=computed[i]) if i in wrong and computed.get(i) is not None else t
+            for i, t in enumerate(before.turns)))
     try:
-        game = Game.from_record(dataclasses.replace(record, turns=record.turns[:turn - 1], result=None))
+        game = Game.from_record(before)
     except ValueError as exc:
         raise NotAnEndgame(f"before turn {turn}: {exc}") from None
-    return game, _move(record.turns[turn - 1]) if turn <= len(record.turns) else None
+    return Start(game, _move(record.turns[turn - 1]) if turn <= len(record.turns) else None, claims)
 
 
 def _move(turn: Turn) -> Move | None:
@@ -566,28 +539,3 @@ def _move(turn: Turn) -> Move | None:
     if turn.action == "exchange":
         return Move.exchange(turn.exchanged) if turn.exchanged is not None else None
     return Move.pass_turn()
-
-
-def format_solution(solution: Solution, game: Game, played: Move | None = None, first_turn: int = 1) -> str:
-    """The solution as text: the value, the line turn by turn, the candidates
-    and what the played move loses."""
-    names = [one_line(name, most=24) for name in game.names]  # a record's names are any text: shown safe
-    mover = names[game.to_move]
-    how = "proven" if solution.proven else \
-        f"searched {solution.depth} {'ply' if solution.depth == 1 else 'plies'} deep, greedy play below"
-    lines = [f"{mover} to move; the bag is empty; " + ", ".join(f"{n} {s}" for n, s in zip(names, game.scores)),
-             "racks: " + ", ".join(f"{n} {format_tiles(r)}" for n, r in zip(names, game.racks)),
-             f"best play: {solution.value:+d} for {mover} from here ({how})", "line:"]
-    seat = game.to_move
-    for i, move in enumerate(solution.line):
-        lines.append(f"  {first_turn + i}. {names[seat]}: {move}")
-        seat = (seat + 1) % len(names)
-    lines.append("candidates (value for the mover, what each loses):")
-    for c in solution.candidates:
-        lines.append(f"  {c.value:+4d}  {'best' if not c.loss else f'-{c.loss}':>5}  {c.move}")
-    if played is not None:
-        loss = solution.loss(played)
-        lines.append(f"played: {played}: " + ("the best" if loss == 0 else f"loses {loss}" if loss is not None
-                                             else "not a legal move here"))
-    lines.append(f"{solution.nodes:,} positions in {solution.seconds:.2f} s")
-    return "\n".join(lines)

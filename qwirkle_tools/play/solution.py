@@ -1,0 +1,92 @@
+"""What the endgame solver (:func:`~qwirkle_tools.play.endgame.solve`) answers: the value
+of the position, the best line, each candidate with what it loses, and that answer as text."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..core.safetext import one_line
+from ..core.tiles import format_tiles
+from ..formats.jsontext import JSON
+from .game import Game
+from .move import Move
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A move at the root, its value (the spread to the end after it, from the
+    mover's side), and the points it loses against the best move."""
+
+    move: Move
+    value: int
+    loss: int
+
+    def __str__(self) -> str:
+        return f"{self.move} {self.value:+d}" + (f" (loses {self.loss})" if self.loss else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """What :func:`solve` found.
+
+    ``value`` is the spread of the points to come with best play from both
+    sides, from the side of the player to move; ``line`` is the principal
+    variation (the best move, the best reply, ... to the end, or to where the
+    search stopped and the playout took over); ``proven`` says the search
+    reached the end of the game on every line it needed (the value is exact),
+    else ``depth`` is the last depth it completed within the budget (the
+    value is then that depth's, with greedy playouts below it). ``nodes`` counts
+    the positions searched, ``seconds`` the time taken.
+    """
+
+    value: int
+    line: tuple[Move, ...]
+    candidates: tuple[Candidate, ...]
+    proven: bool
+    depth: int
+    nodes: int
+    seconds: float
+
+    @property
+    def best(self) -> Move:
+        return self.line[0]
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+    def loss(self, move: Move) -> int | None:
+        """What ``move`` loses against the best, if it was valued."""
+        return next((c.loss for c in self.candidates if str(c.move) == str(move)), None)
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "value": self.value, "proven": self.proven, "depth": self.depth, "nodes": self.nodes,
+            "seconds": round(self.seconds, 3), "line": [str(m) for m in self.line],
+            "candidates": [{"move": str(c.move), "value": c.value, "loss": c.loss} for c in self.candidates],
+        }
+
+
+def format_solution(solution: Solution, game: Game, played: Move | None = None, first_turn: int = 1) -> str:
+    """The solution as text: the value, the line turn by turn, the candidates
+    and what the played move loses."""
+    names = [one_line(name, most=24) for name in game.names]  # a record's names are any text: shown safe
+    mover = names[game.to_move]
+    how = "proven" if solution.proven else \
+        f"searched {solution.depth} {'ply' if solution.depth == 1 else 'plies'} deep, greedy play below"
+    lines = [f"{mover} to move; the bag is empty; " + ", ".join(f"{n} {s}" for n, s in zip(names, game.scores)),
+             "racks: " + ", ".join(f"{n} {format_tiles(r)}" for n, r in zip(names, game.racks)),
+             f"best play: {solution.value:+d} for {mover} from here ({how})", "line:"]
+    seat = game.to_move
+    for i, move in enumerate(solution.line):
+        lines.append(f"  {first_turn + i}. {names[seat]}: {move}")
+        seat = (seat + 1) % len(names)
+    lines.append("candidates (value for the mover, what each loses):")
+    for c in solution.candidates:
+        lines.append(f"  {c.value:+4d}  {'best' if not c.loss else f'-{c.loss}':>5}  {c.move}")
+    if played is not None:
+        loss = solution.loss(played)
+        lines.append(f"played: {played}: " + ("the best" if loss == 0 else f"loses {loss}" if loss is not None
+                                             else "not a legal move here"))
+    lines.append(f"{solution.nodes:,} positions in {solution.seconds:.2f} s")
+    return "\n".join(lines)

@@ -16,8 +16,44 @@ building only on those before it (``tests/test_layers.py`` holds the rules):
 
 from __future__ import annotations
 
-from . import moved
-from .version import __version__
+import sys
+
+_noted: list[int] = []
+"""The signals noted while the ``qwirkle`` command loads, for :mod:`qwirkle_tools.cli.launch` to end the run with."""
+
+
+def _note(number: int, frame: object) -> None:
+    _noted.append(number)
+
+
+def _note_signals() -> None:
+    """Note SIGINT and SIGTERM from now on (in :data:`_noted`) rather than raise them
+    where no handler would catch them: the command's first act, done here, at the
+    package's first line, when this process is the command (the console script's
+    wrapper imports this package, then ``__main__``), and by ``__main__`` in any case."""
+    try:  # the C module the interpreter loaded at its start: signal.py would first build its enums (2 ms)
+        import _signal as signal  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:  # (not CPython)
+        import signal
+
+    signal.signal(signal.SIGINT, _note)
+    signal.signal(signal.SIGTERM, _note)
+
+
+def _started_as_the_command() -> bool:
+    """Whether this process is ``qwirkle`` starting: its console script, or ``python -m qwirkle_tools``
+    (a library user's import leaves the signals alone)."""
+    script = str(getattr(sys.modules.get("__main__"), "__file__", None) or "").replace("\\", "/").rsplit("/", 1)[-1]
+    argv = list(getattr(sys, "orig_argv", ()))
+    at = argv.index("-m") + 1 if "-m" in argv else 0
+    return script in ("qwirkle", "qwirkle-script.py") or bool(at) and argv[at:at + 1] == ["qwirkle_tools"]
+
+
+if _started_as_the_command():
+    _note_signals()
+
+from . import moved  # noqa: E402  (after the signals: nothing the command loads comes before them)
+from .version import __version__  # noqa: E402
 
 TYPE_CHECKING = False  # (typing itself is not imported: the command's start stays short)
 if TYPE_CHECKING:  # the same names as PUBLIC (a test holds them equal), for type checkers

@@ -1,24 +1,19 @@
 """The ``qwirkle`` command's first module: the console script's (``main``) and ``python -m qwirkle_tools``'s.
 
-Its first lines put a handler on SIGINT and SIGTERM that only notes the
-signal, before anything else loads: one that comes in the moment after the
-package is imported, while the command line loads, ends the run as any other
-does (one line, exit code 130 or 143; see :mod:`qwirkle_tools.cli.launch`, which
-takes over). Nothing else is imported before (the package's ``__init__``
-imports nothing heavy).
+A handler on SIGINT and SIGTERM that only notes the signal is in place
+before anything of the command loads: one that comes in while the command
+line loads ends the run as any other does (one line, exit code 130 or 143;
+see :mod:`qwirkle_tools.cli.launch`, which takes over). The package's
+``__init__`` puts it there at its first line when it sees the command start
+(the console script's wrapper, ``from qwirkle_tools.__main__ import main``,
+imports the package first), and this module's first line does in any case.
+What comes before the package is the interpreter's (its start-up and
+``site``, with an editable install's finder): a signal there is Python's.
 """
 
-import signal
+from . import _note_signals, _noted
 
-_noted: list[int] = []
-
-
-def _note(number: int, frame: object) -> None:
-    _noted.append(number)  # launch.main() ends the run with its exit code
-
-
-signal.signal(signal.SIGINT, _note)
-signal.signal(signal.SIGTERM, _note)
+_note_signals()  # (done already by the package's first lines when it saw the command start; again is the same)
 
 
 def main() -> None:

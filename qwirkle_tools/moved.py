@@ -7,7 +7,6 @@ folders now; each folder's ``__init__`` hands on the old module's names.)"""
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import sys
 
 TYPE_CHECKING = False
@@ -31,8 +30,10 @@ MOVED = {
 _specs: dict[str, ModuleSpec | None] = {}  # each moved module's own spec, by its new name
 
 
-class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Finds ``qwirkle_tools.OLD`` and loads it as the module at its new path."""
+class _Finder:
+    """Finds ``qwirkle_tools.OLD`` and loads it as the module at its new path (a finder
+    and loader by its methods: ``importlib.abc`` would load tempfile, shutil, random and
+    typing, 10 ms of every command's start)."""
 
     def find_spec(self, name: str, path: Sequence[str] | None = None, target: ModuleType | None = None) -> ModuleSpec | None:
         package, _, old = name.rpartition(".")
@@ -40,7 +41,7 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
             return None
         from importlib.util import spec_from_loader
 
-        return spec_from_loader(name, self)
+        return spec_from_loader(name, self)  # type: ignore[arg-type]  # (a loader by create_module and exec_module)
 
     def create_module(self, spec: ModuleSpec) -> ModuleType:
         module = importlib.import_module(f"{__package__}.{MOVED[spec.name.rpartition('.')[2]]}")

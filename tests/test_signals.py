@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -392,3 +393,82 @@ def test_a_pipe_closed_early_ends_the_run_quietly(loud: Path, command: str) -> N
     assert whole.returncode == 0 and len(whole.stdout) > 4 * PIPE_SIZE, (whole.returncode, whole.stderr)
     code, err = closed_after_one_byte(args, loud)
     assert code in (0, 141) and err == "", (code, err)
+
+
+# The same moments, with the real entry points: the console script (pip's wrapper imports the package, then
+# __main__) and ``python -m qwirkle_tools``, the hook put in place by a sitecustomize before either starts.
+SITE_HOOK = """
+import importlib.abc, os, signal, sys
+moment, sig = os.environ.pop("QWIRKLE_TEST_MOMENT", None), os.environ.pop("QWIRKLE_TEST_SIGNAL", "SIGINT")
+class Moment(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == moment:
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), getattr(signal, sig))
+        return None
+if moment:
+    sys.meta_path.insert(0, Moment())
+"""
+CONSOLE_SCRIPT = Path(sys.executable).parent / "qwirkle"
+
+
+def entry_point(way: str) -> list[str]:
+    if way == "console script":
+        if not CONSOLE_SCRIPT.exists():
+            pytest.skip("no console script installed beside this Python")
+        return [sys.executable, str(CONSOLE_SCRIPT)]
+    return [sys.executable, "-m", "qwirkle_tools"]
+
+
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("moment", ["qwirkle_tools.moved", "qwirkle_tools.version", "qwirkle_tools.__main__",
+                                    "qwirkle_tools.cli.launch"])
+@pytest.mark.parametrize("way", ["console script", "-m"])
+def test_a_signal_while_the_package_loads_ends_the_run_in_one_line(tmp_path: Path, way: str, moment: str,
+                                                                    sig: str) -> None:
+    (tmp_path / "sitecustomize.py").write_text(SITE_HOOK)
+    game = ROOT / "sample_games" / "complete-2p.json"
+    env = {**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{ROOT}", "QWIRKLE_TEST_MOMENT": moment,
+           "QWIRKLE_TEST_SIGNAL": sig}
+    proc = subprocess.run([*entry_point(way), "validate", str(game)], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=60, env=env)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert (proc.returncode, proc.stderr.splitlines(), proc.stdout) == (
+        (130, ["qwirkle: interrupted"], "") if sig == "SIGINT" else (143, ["qwirkle: terminated"], ""))
+
+
+def ours(traceback: str) -> list[str]:
+    """The frames of a traceback in this package's code: a traceback with none came while the
+    interpreter started (``site``, an editable install's finder) or found the package (pip's wrapper)."""
+    frames = re.findall(r'File "([^"]+)", line (\d+)', traceback)
+    return [f"{f}:{n}" for f, n in frames if f.startswith(str(ROOT / "qwirkle_tools"))]
+
+
+@pytest.mark.slow
+def test_ctrl_c_at_random_moments_of_the_console_scripts_first_200_ms(tmp_path: Path) -> None:
+    command = [*entry_point("console script"), "validate", str(ROOT / "sample_games" / "complete-2p.json")]
+    rng = random.Random(23 if not LONG else None)
+    seen: list[tuple[float, int, list[str]]] = []
+    for _ in range(max(40, ATTEMPTS)):
+        delay = rng.uniform(0, 0.2)
+        proc = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env={**os.environ, "PYTHONPATH": str(ROOT)})
+        time.sleep(delay)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        seen.append((delay, proc.returncode, ours(err)))
+        # else killed before Python's own handler was in place (-2), or at the interpreter's start (its traceback)
+        assert not ours(err), (delay, err)
+        if proc.returncode in (0, 130):
+            assert err in ("", "qwirkle: interrupted\n"), err
+    assert {code for _, code, _ in seen} & {130}, seen  # (some landed while the command ran)
+
+
+def test_a_library_import_leaves_the_signals_alone() -> None:
+    # only the command notes signals at the package's import: a program (or a notebook) importing it keeps Ctrl-C
+    code = ("import signal, sys, qwirkle_tools, qwirkle_tools.play.game; "
+            "print(signal.getsignal(signal.SIGINT) is signal.default_int_handler, "
+            "signal.getsignal(signal.SIGTERM) == signal.SIG_DFL)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.stdout.split() == ["True", "True"], proc.stderr

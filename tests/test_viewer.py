@@ -99,6 +99,21 @@ def test_the_page_is_small() -> None:
     assert len(weak.encode()) < 150_000 and len(final.encode()) < 150_000  # "well under 1 MB"
 
 
+@pytest.mark.parametrize(("doc", "said"), [
+    ("getting-started.md", r"one file of about ([0-9]+) kB \(the 64 turns of `296-295.json`\)"),
+    ("limits.md", r"([0-9]+) kB for the 64 turns of `296-295.json`")])
+def test_the_docs_give_the_sample_pages_size_within_a_quarter(tmp_path: Path, doc: str, said: str) -> None:
+    from conftest import run_cli
+
+    text = " ".join((SAMPLES.parent / "docs" / doc).read_text().split())
+    figure = re.search(said, text)
+    assert figure is not None, f"{doc} no longer says the page's size as this test reads it"
+    code, _, err = run_cli("view", str(SAMPLES / "296-295.json"), "-o", str(tmp_path / "game.html"))
+    assert code == 0, err
+    size = (tmp_path / "game.html").stat().st_size / 1000
+    assert abs(int(figure[1]) - size) <= 0.25 * size, f"{doc} says {figure[1]} kB; the page is {size:.0f} kB"
+
+
 def test_the_data_follows_the_replay() -> None:
     history = sample("296-295.json")
     analysis = analyse(history)

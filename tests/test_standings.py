@@ -144,3 +144,75 @@ def test_no_valid_game_is_one_line_and_exit_2(tmp_path: Path) -> None:
     empty.mkdir()
     code, _, err = run("standings", str(empty))
     assert code == 2 and len(err.strip().splitlines()) == 1 and err.startswith("qwirkle: ")
+
+
+def _renamed(folder: Path, name: str, *players: str, date: str | None = None) -> Path:
+    data = json.loads((SAMPLES / "complete-2p.json").read_text())
+    data["players"] = [{"name": p} for p in players]
+    if date is not None:
+        data["meta"]["date"] = date
+    (folder / name).write_text(json.dumps(data))
+    return folder / name
+
+
+def test_a_name_written_two_unicode_ways_or_with_a_space_is_one_player(tmp_path: Path) -> None:
+    _renamed(tmp_path, "a.json", "Zoe\u0308", "Ben ")  # a combining diaeresis; a space after
+    _renamed(tmp_path, "b.json", "Zo\u00eb", "Ben")
+    _renamed(tmp_path, "c.json", " Ben", "Zo\u00eb")
+    found = standings([tmp_path])
+    assert sorted((p.player, p.games) for p in found.players) == [("Ben", 3), ("Zo\u00eb", 3)]
+    code, out, _ = run("standings", str(tmp_path))
+    assert code == 0 and out.splitlines()[0].startswith("Standings: 3 games, 2026-11-29, 2 players")
+
+
+def test_a_game_of_one_player_in_two_seats_is_listed_and_not_counted(tmp_path: Path) -> None:
+    _renamed(tmp_path, "a.json", "Ana", "Ben")
+    _renamed(tmp_path, "b.json", "Ana", "Ana ")  # one player after the spaces
+    found = standings([tmp_path])
+    assert (found.games, found.rated) == (1, 1)
+    assert {p.player: (p.games, p.wins) for p in found.players} == {"Ana": (1, 0), "Ben": (1, 1)}
+    assert found.refused == (f"{tmp_path / 'b.json'}: same-player: Ana sits in seats 0 and 1 (names compared after "
+                             "Unicode NFC and spaces): a game against oneself is not counted",)
+    assert found.refused[0].split(": ")[1] == "same-player"
+    code, out, _ = run("standings", str(tmp_path))
+    assert code == 0 and f"left out (one player in two seats): {found.refused[0]}" in out.splitlines()
+    code, out, _ = run("standings", str(tmp_path), "--format", "json")
+    assert json.loads(out)["refused"] == list(found.refused) and json.loads(out)["left_out"] == []
+    with pytest.raises(StandingsError, match=r"no valid game \(1 game of one player in two seats\)"):
+        standings([tmp_path / "b.json"])
+
+
+@pytest.mark.parametrize("text", ["20261129xx", "2026-W48-7", "20261129", "2026-333", "2026-11-2",
+                                  "\uff12\uff10\uff12\uff16-11-29", "2026-1-129", "+2026-11-29"])
+def test_one_date_grammar_on_every_python(tmp_path: Path, text: str) -> None:
+    # (date.fromisoformat of Python 3.11 takes the first four; 3.10 none): YYYY-MM-DD only, for --since and meta.date
+    with pytest.raises(StandingsError, match="not a date like 2026-11-29"):
+        parse_date(text)
+    code, out, err = run("standings", str(SAMPLES / "complete-2p.json"), "--since", text)
+    assert (code, out, err.count("\n")) == (2, "", 1), err
+    _renamed(tmp_path, "a.json", "Ana", "Ben", date=text)
+    _renamed(tmp_path, "b.json", "Ana", "Ben", date="2026-11-29")
+    found = standings([tmp_path], since=parse_date("2026-01-01"))
+    assert (found.games, found.undated) == (1, 1)  # the game dated so has no date
+
+
+def test_the_chart_of_1200_players_is_capped(tmp_path: Path) -> None:
+    from dataclasses import dataclass
+
+    from qwirkle_tools.outputs.charts import render
+    from qwirkle_tools.outputs.standings_chart import MOST_PLAYERS, standings_figure
+
+    @dataclass
+    class Line:
+        player: str
+        games: int
+        wins: float
+        rating: None = None
+
+    fig = standings_figure([Line(f"Player {i:04d}", 3, i % 4) for i in range(1200)], "Standings: 1,800 games")
+    width, height = (float(v) * 150 for v in fig.get_size_inches())  # the PNG's 150 dpi
+    assert width <= 1500 and height <= 5400, (width, height)  # (uncapped: 1500 x 75,780)
+    assert fig.texts[0].get_text() == (f"Standings: 1,800 games (1,200 players; the first {MOST_PLAYERS} drawn, "
+                                       f"{1200 - MOST_PLAYERS:,} more in the table)")
+    png = render(fig, "png")
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(png[20:24], "big") <= 5400

@@ -6,7 +6,11 @@ margin, Qwirkles, points lost where the analysis can tell them, and the
 openskill rating of :mod:`qwirkle_tools.bots.ratings`.
 
 * A player is known by the name recorded (a club's players are people; a
-  record's bot spec is not used: ``qwirkle ratings`` rates bots).
+  record's bot spec is not used: ``qwirkle ratings`` rates bots), read as
+  :func:`player_name` reads it: "Zoë" typed with a combining diaeresis is
+  "Zoë", and "Ben " is "Ben". A game with one player in two seats (a game
+  against oneself) is not counted: it is listed (:attr:`Standings.refused`)
+  with a ``same-player`` finding, as ``qwirkle ratings`` skips it.
 * Wins as the match code counts them (:func:`~qwirkle_tools.bots.match.standing`
   and :func:`~qwirkle_tools.bots.match.place_outcome`): 1 alone in first
   place, a half for a first place shared, a forfeit last whatever its score.
@@ -19,6 +23,8 @@ openskill rating of :mod:`qwirkle_tools.bots.ratings`.
   (its first ten characters), games of one day in the order given (files in
   a folder by name, the lines of a ``.jsonl`` in order). A game without a
   readable date keeps its place after the dated game given before it.
+* Dates are written ``YYYY-MM-DD`` (ASCII digits, :data:`DATE`), on every
+  Python alike: no week date (``2026-W48-7``), no ``20261129``.
 * ``since``: only games whose ``meta.date`` (its first ten characters, as
   YYYY-MM-DD) is that day or later; a game without a readable date is then
   left out, and counted in :attr:`Standings.undated`. Without ``since`` every
@@ -31,10 +37,13 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..core.errors import QwirkleError
+from ..core.findings import make
 from ..core.safetext import csv_cell, one_line
 from ..core.text import UNKNOWN, count, cut_apart
 from ..corpus.rows import GameRows, run
@@ -47,8 +56,25 @@ class StandingsError(QwirkleError, ValueError):
     """Standings cannot be made: no game, or a bad date (exit code 2)."""
 
 
+DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
+"""The one grammar of a date, for ``--since`` and ``meta.date`` on every Python:
+``YYYY-MM-DD`` in ASCII digits (``date.fromisoformat`` of Python 3.11 also takes
+``2026-W48-7`` and ``20261129``, 3.10 neither)."""
+
+
+def _day(text: str) -> dt.date | None:
+    """The day ``text`` names by :data:`DATE`, or ``None`` (no such grammar, or no such day)."""
+    found = DATE.fullmatch(text)
+    if found is None:
+        return None
+    try:
+        return dt.date(int(found[1]), int(found[2]), int(found[3]))
+    except ValueError:  # 2026-02-30
+        return None
+
+
 def parse_date(text: str) -> dt.date:
-    """A date as ``YYYY-MM-DD``.
+    """A date as ``YYYY-MM-DD`` (:data:`DATE`).
 
     >>> parse_date("2026-11-29")
     datetime.date(2026, 11, 29)
@@ -56,22 +82,25 @@ def parse_date(text: str) -> dt.date:
     Raises:
         StandingsError: ``text`` is not such a date, quoting it.
     """
-    try:
-        if len(text) != 10:
-            raise ValueError
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise StandingsError(f"--since: not a date like 2026-11-29: {one_line(text, 40)!r}") from None
+    day = _day(text)
+    if day is None:
+        raise StandingsError(f"--since: not a date like 2026-11-29: {one_line(text, 40)!r}")
+    return day
 
 
 def game_date(meta_date: object) -> dt.date | None:
-    """The day a record's ``meta.date`` names (its first ten characters), or ``None``."""
-    if not isinstance(meta_date, str):
-        return None
-    try:
-        return dt.date.fromisoformat(meta_date[:10]) if len(meta_date) >= 10 else None
-    except ValueError:
-        return None
+    """The day a record's ``meta.date`` names (its first ten characters, by :data:`DATE`), or ``None``."""
+    return _day(meta_date[:10]) if isinstance(meta_date, str) else None
+
+
+def player_name(name: str) -> str:
+    """A recorded name as the standings know the player: Unicode NFC, the spaces at its
+    ends dropped and each run inside made one (a name of nothing but spaces is kept).
+
+    >>> player_name("Zoe\u0308") == player_name("Zo\u00eb"), player_name(" Ben  Ek ")
+    (True, 'Ben Ek')
+    """
+    return " ".join(unicodedata.normalize("NFC", name).split()) or name
 
 
 @dataclass
@@ -141,6 +170,8 @@ class Standings:
     undated: int = 0
     left_out: tuple[str, ...] = field(default=())
     rated: int = 0
+    refused: tuple[str, ...] = field(default=())
+    """The games not counted though valid, each a ``same-player`` finding's line (a game against oneself)."""
 
     def span(self) -> str:
         """The days of the dated games, as ``, FIRST to LAST`` (one day: ``, DAY``; none: empty)."""
@@ -152,7 +183,7 @@ class Standings:
         return {"games": self.games, "first_date": None if self.first is None else self.first.isoformat(),
                 "last_date": None if self.last is None else self.last.isoformat(),
                 "since": None if self.since is None else self.since.isoformat(), "undated_left_out": self.undated,
-                "left_out": list(self.left_out), "rated_games": self.rated,
+                "left_out": list(self.left_out), "refused": list(self.refused), "rated_games": self.rated,
                 "ratings": "openskill Plackett-Luce, interval mu +- 1.96 sigma",
                 "wins": "1 alone in first place, 0.5 sharing it",
                 "players": [p.to_data() for p in self.players]}
@@ -194,6 +225,8 @@ class Standings:
         if self.undated:
             lines.append(f"left out: {count(self.undated, 'game')} without a date (--since "
                          f"{self.since.isoformat() if self.since else ''})")
+        for line in self.refused:
+            lines.append(f"left out (one player in two seats): {line}")
         for line in self.left_out:
             lines.append(f"left out (invalid): {line}")
         return "\n".join(lines)
@@ -216,6 +249,7 @@ def tally(results: Iterable[GameRows], since: dt.date | None = None) -> Standing
     played: list[dt.date] = []  # each ranked game's day, for the ratings' order (undated: the day before it)
     dates: list[dt.date] = []
     left_out: list[str] = []
+    refused: list[str] = []
     undated = 0
     for rows in results:
         broken = rows.broken_line()
@@ -227,24 +261,41 @@ def tally(results: Iterable[GameRows], since: dt.date | None = None) -> Standing
         if since is not None and (day is None or day < since):
             undated += day is None
             continue
+        names, scores = game["_names"], game["_scores"]
+        assert isinstance(names, tuple) and isinstance(scores, tuple)
+        known = [player_name(str(n)) for n in names]
+        twice = _twice(known)
+        if twice is not None:
+            refused.append(make("same-player", None, "/players", twice).line(rows.where))
+            continue
         if day is not None:
             dates.append(day)
         played.append(day if day is not None else played[-1] if played else dt.date.min)
-        names, scores = game["_names"], game["_scores"]
-        assert isinstance(names, tuple) and isinstance(scores, tuple)
         forfeit = game["forfeit_seat"]
         places = standing(scores, forfeit if isinstance(forfeit, int) else None)
-        ranked.append(Ranked(tuple(str(n) for n in names), places))
-        _add(tallies, rows, [str(n) for n in names], list(scores), places)
+        ranked.append(Ranked(tuple(known), places))
+        _add(tallies, rows, known, list(scores), places)
     if not ranked:
         why = f"no game since {since.isoformat()}" if since is not None else "no valid game"
         raise StandingsError(f"no standings: {why}" + (f" ({count(len(left_out), 'record')} left out as invalid)"
-                                                       if left_out else ""))
+                                                       if left_out else "")
+                             + (f" ({count(len(refused), 'game')} of one player in two seats)" if refused else ""))
     found = _ratings([ranked[i] for i in sorted(range(len(ranked)), key=played.__getitem__)])  # (a stable sort)
     players = [_line(name, t, found.get(name)) for name, t in tallies.items()]
     players.sort(key=lambda p: (-p.wins, -p.average_margin, p.player))
     return Standings(tuple(players), len(ranked), min(dates, default=None), max(dates, default=None), since, undated,
-                     tuple(left_out), sum(1 for g in ranked if len(set(g.players)) == len(g.players)))
+                     tuple(left_out), len(ranked), tuple(refused))
+
+
+def _twice(names: list[str]) -> str | None:
+    """Why a game's seats are not different players (a name in two seats), or ``None``."""
+    seats: dict[str, int] = {}
+    for seat, name in enumerate(names):
+        if name in seats:
+            return (f"{name} sits in seats {seats[name]} and {seat} (names compared after Unicode NFC and spaces): "
+                    "a game against oneself is not counted")
+        seats[name] = seat
+    return None
 
 
 def _add(tallies: dict[str, _Tally], rows: GameRows, names: list[str], scores: list[int],
@@ -287,5 +338,5 @@ def _line(name: str, t: _Tally, rating: Rating | None) -> PlayerStanding:
                           t.lost if t.analysed else None, t.analysed, rating)
 
 
-__all__ = ["CSV_COLUMNS", "PlayerStanding", "Standings", "StandingsError", "game_date", "parse_date", "standings",
-           "tally"]
+__all__ = ["CSV_COLUMNS", "DATE", "PlayerStanding", "Standings", "StandingsError", "game_date", "parse_date",
+           "player_name", "standings", "tally"]

@@ -24,8 +24,9 @@ class StandingsFormat(str, enum.Enum):
 def standings(
     paths: Annotated[list[str], typer.Argument(help=PATHS_HELP, show_default=False)],
     since: Annotated[str | None, typer.Option("--since", metavar="YYYY-MM-DD", help=(
-        "Only games from this day on, by the record's meta.date (a game without a date is then left out, "
-        "and counted)."), show_default=False)] = None,
+        "Only games from this day on, by the record's meta.date, both written YYYY-MM-DD (nothing else: "
+        "not 20261129, not a week date like 2026-W48-7; a game without such a date is then left out, and "
+        "counted)."), show_default=False)] = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Draw the standings chart to a .png or .svg file.",
                                                 show_default=False)] = None,
     format: Annotated[StandingsFormat, typer.Option("--format", "-f", help="Output format.")] = StandingsFormat.text,
@@ -39,9 +40,13 @@ def standings(
     score and margin (own score less the best other), Qwirkles a game and
     points lost a turn where the records tell them (n/a where they do not:
     a score sheet writes no tiles, points lost need the racks), and the
-    openskill rating over the games in the order played (by date).
-    Invalid records are left out and listed. Exit 0 when every record counted, 1 when one was
-    left out as invalid, 2 when the command could not run (no game, a bad date).
+    openskill rating over the games in the order played (by date). A
+    player is the name recorded, compared after Unicode NFC and spaces
+    ("Ben " is Ben); a game with one player in two seats is listed and not
+    counted. Invalid records are left out and listed. The chart draws at
+    most the first 80 players. Exit 0 when every record counted (or was a
+    game against oneself), 1 when one was left out as invalid, 2 when the
+    command could not run (no game, a bad date).
 
     Example:
 

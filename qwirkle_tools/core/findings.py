@@ -112,6 +112,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "turn-order": ("error", "The turn is not the next seat's, or names a seat that does not exist."),
     "first-move-not-largest": ("error", "The first move is not a placement of the player's largest group."),
     "wrong-starter": ("warning", "Another player's opening rack held a larger group than the starter's."),
+    "same-player": ("warning", "Two seats of a game have one player's name (compared after Unicode NFC and spaces): "
+                               "qwirkle standings lists the game and does not count it (a game against oneself)."),
     # a position that starts mid-game
     "bad-setup": ("error", "The setup's bag, racks and scores do not fit the game: not one rack or score per seat, "
                            "board, bag and racks not holding the 108 tiles, or a short rack while the bag holds tiles."),

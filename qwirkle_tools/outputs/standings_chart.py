@@ -1,7 +1,11 @@
 """The chart of a club's standings (``qwirkle standings -o chart.png``).
 
 Two panels, a row per player in the standings' order: the wins against the
-games played, and the openskill rating with its 95 % interval. The data is
+games played, and the openskill rating with its 95 % interval; at most
+:data:`MOST_PLAYERS` rows (the first), the title saying how many more the
+table holds, so that the picture stays about 1,500 x 5,300 pixels at most, as
+the board pictures are bounded (a club of 1,200 players was 1,500 x 75,780
+and 711 MB of memory). The data is
 anything with the fields of :class:`StandingLine` (the standings of
 :mod:`qwirkle_tools.bots.standings` are; this layer does not import that one);
 matplotlib is imported only when the chart is drawn, and the figure is
@@ -42,11 +46,19 @@ class StandingLine(Protocol):
     def rating(self) -> Rated | None: ...
 
 
+MOST_PLAYERS = 80
+"""Most players drawn, the first of the standings: a row is 0.42 inches (35 inches
+for 80, 5,300 pixels at the PNG's 150 dpi)."""
+
+
 def standings_figure(players: Sequence[StandingLine], title: str) -> Figure:
-    """Wins of games played and ratings with their intervals, the first player on top."""
+    """Wins of games played and ratings with their intervals, the first player on top
+    (at most the first :data:`MOST_PLAYERS`, the title saying so)."""
     from matplotlib.figure import Figure
 
-    rows = list(players)
+    every = list(players)
+    rows = every[:MOST_PLAYERS]
+    drawn = "" if len(rows) == len(every) else f"; the first {len(rows)} drawn, {len(every) - len(rows):,} more in the table"
     height = max(2.6, 1.2 + 0.42 * len(rows))
     fig = Figure(figsize=(10.0, height), layout="constrained")
     wins_ax, rating_ax = fig.subplots(1, 2, sharey=True, gridspec_kw={"width_ratios": (1, 1)})
@@ -58,7 +70,7 @@ def standings_figure(players: Sequence[StandingLine], title: str) -> Figure:
         for i, p in enumerate(rows):
             wins_ax.text(p.games, i, f" {p.wins:g} of {p.games}", va="center", fontsize=10)
         wins_ax.set_yticks(y, names, fontsize=11)
-        wins_ax.invert_yaxis()  # the first place on top
+        wins_ax.set_ylim(len(rows) - 0.5, -0.5)  # the first place on top, no margin of empty rows (shared)
         wins_ax.set_xlim(0, max((p.games for p in rows), default=1) * 1.25)
         wins_ax.set_xlabel("games (grey) and wins (a shared first place counts half)", fontsize=10)
         wins_ax.set_title("Wins", fontsize=12, fontweight="bold")
@@ -74,8 +86,8 @@ def standings_figure(players: Sequence[StandingLine], title: str) -> Figure:
             ax.set_axisbelow(True)
             for side in ("top", "right"):
                 ax.spines[side].set_visible(False)
-        fig.suptitle(f"{title} ({count(len(rows), 'player')})", fontsize=14, fontweight="bold")
+        fig.suptitle(f"{title} ({count(len(every), 'player')}{drawn})", fontsize=14, fontweight="bold")
     return fig
 
 
-__all__ = ["Rated", "StandingLine", "standings_figure"]
+__all__ = ["MOST_PLAYERS", "Rated", "StandingLine", "standings_figure"]

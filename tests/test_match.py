@@ -167,7 +167,9 @@ def test_the_referee_interrupted_or_killed_leaves_no_bot_and_keeps_the_finished_
                                     "--games", "5000", "--jobs", jobs, "-o", str(out)],
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         wait_for(token, 2)  # the bot and its child
-        time.sleep(1.0)
+        deadline = time.monotonic() + 60
+        while (not out.exists() or out.read_bytes().count(b"\n") < 2) and time.monotonic() < deadline:
+            time.sleep(0.05)  # some games finished, others under way
         referee.send_signal(sig)
         _, err = referee.communicate(timeout=60)
         assert referee.returncode == code, err

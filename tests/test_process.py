@@ -59,7 +59,7 @@ def test_the_log_of_standard_error_is_capped_per_game_and_marked(tmp_path: Path)
     assert len(log) < 2 * (LOG_CAP + 10_000)  # it wrote 3 MiB a move, 40 MiB or more a game
     text = log.decode()
     assert re.findall(r"^--- game (\d), seat (\d) ---$", text, re.M) == [("0", "0"), ("1", "1")]
-    assert len(re.findall(r"^\.\.\. cut: [\d,]+ more bytes of standard error in this game", text, re.M)) == 2
+    assert len(re.findall(r"^\.\.\. cut: [\d,]+ more bytes of standard error in this part", text, re.M)) == 2
     assert text.count("=== ") == 1 and "a run of match games from the first game, player A" in text
     list(run(Match(hostile("stderr"), "greedy", 2, seed=4, logs=str(logs))))  # a second run: appended, marked
     assert Path(f"{logs}.A.log").read_text().count("=== ") == 2

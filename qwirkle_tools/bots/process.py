@@ -77,13 +77,16 @@ def program(spec: str) -> list[str]:
 
 class Stderr:
     """A bot's standard error: read as it comes (so the bot never blocks on it), and
-    written to ``log`` a section at a time (a game: :meth:`section`), at most
-    :data:`LOG_CAP` bytes a section, then one line saying how much was cut."""
+    written to ``log`` a part at a time (:meth:`part`: a game, or what the bot wrote
+    between games), at most :data:`LOG_CAP` bytes a part, then one line saying how much
+    was cut. A game's part is written even if empty (its heading marks the game); any
+    other part only if the bot wrote something in it."""
 
     def __init__(self, fd: int, log: Path) -> None:
         self.fd = fd
         self.log = log
-        self.title = ""
+        self.title = "the handshake"
+        self.game = False  # the part under way is a game's
         self.kept = bytearray()
         self.cut = 0
         self.open = True
@@ -104,26 +107,26 @@ class Stderr:
             self.kept += chunk[:max(0, room)]
             self.cut += max(0, len(chunk) - max(0, room))
 
-    def section(self, title: str) -> None:
-        """Write what was read under the current title, and begin a new one."""
+    def part(self, title: str, game: bool = False) -> None:
+        """Write what was read under the part under way, and begin a new one."""
         self.read()
         self.write()
-        self.title = title
+        self.title, self.game = title, game
 
     def write(self) -> None:
-        """Append the section to the log in one write (whole, beside other processes' sections)."""
-        if not self.title and not self.kept and not self.cut:
+        """Append the part to the log in one write (whole, beside other processes' parts)."""
+        if not self.game and not self.kept and not self.cut:
             return
-        text = bytearray(f"--- {self.title or 'before the first game'} ---\n".encode())
+        text = bytearray(f"--- {self.title} ---\n".encode())
         text += self.kept
         if self.kept and not self.kept.endswith(b"\n"):
             text += b"\n"
         if self.cut:
-            text += f"... cut: {self.cut:,} more bytes of standard error in this game not kept " \
-                    f"(at most {LOG_CAP:,} a game)\n".encode()
+            text += f"... cut: {self.cut:,} more bytes of standard error in this part not kept " \
+                    f"(at most {LOG_CAP:,} a part)\n".encode()
         self.kept.clear()
         self.cut = 0
-        self.title = ""
+        self.game = False
         append(self.log, bytes(text))
 
 
@@ -224,7 +227,9 @@ class ProcessBot:
             _kill_group(proc)
             watchdog.forget(proc.pid)
             if self._stderr is not None:
-                self._stderr.section("")
+                if self._stderr.game:
+                    self._stderr.title += " (not finished: the program was ended)"
+                self._stderr.part("")
                 self._stderr = None
             for stream in (proc.stdin, proc.stdout, proc.stderr):
                 if stream is not None:
@@ -252,7 +257,7 @@ class ProcessBot:
     def new_game(self, players: int, seat: int, title: str = "") -> None:
         self.start()
         if self._stderr is not None:
-            self._stderr.section(title or f"a game in seat {seat}")
+            self._stderr.part(title or f"a game in seat {seat}", game=True)
         deadline = time.monotonic() + self.handshake_s
         self._send(newgame_line(players, seat), deadline)
         self._ready(deadline)
@@ -275,15 +280,14 @@ class ProcessBot:
 
     def end_game(self, result: Mapping[str, JSON]) -> None:
         """Tell the bot the game is over (``gameover RESULT``), if it runs: a courtesy, never a forfeit."""
+        if self._stderr is not None and self._stderr.game:
+            self._stderr.part(f"after {self._stderr.title}")  # (what it writes on gameover, or on quit)
         if self._proc is None or self._proc.poll() is not None:
             return
         try:
             self._send(gameover_line(result), time.monotonic() + 0.2)
         except (Forfeit, OSError):
             self.close()  # it stopped reading: the next game starts a fresh one
-            return
-        if self._stderr is not None:
-            self._stderr.read()
 
     # -- talking -----------------------------------------------------------------
 

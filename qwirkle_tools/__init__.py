@@ -52,8 +52,7 @@ def _started_as_the_command() -> bool:
 if _started_as_the_command():
     _note_signals()
 
-from . import moved  # noqa: E402  (after the signals: nothing the command loads comes before them)
-from .version import __version__  # noqa: E402
+from .version import __version__  # noqa: E402  (after the signals: nothing the command loads comes before them)
 
 TYPE_CHECKING = False  # (typing itself is not imported: the command's start stays short)
 if TYPE_CHECKING:  # the same names as PUBLIC (a test holds them equal), for type checkers
@@ -114,8 +113,6 @@ __all__ = [  # for static tools; the same names as PUBLIC (a test holds them equ
     "loads",
     "replay",
 ]
-
-moved.install()
 
 
 def __getattr__(name: str) -> Any:

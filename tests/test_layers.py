@@ -30,7 +30,7 @@ ALLOWED: dict[str, set[str]] = {
 }
 """Each folder and the folders it may import (besides itself and ``version``)."""
 
-TOP = {"__init__", "__main__", "version", "moved"}
+TOP = {"__init__", "__main__", "version"}
 
 LIMITS = {"module": 600, "class": 300, "function": 80}
 """The most lines a module, a class and a function may have."""
@@ -146,30 +146,25 @@ def test_the_facade_is_its_one_list() -> None:
         assert getattr(qwirkle_tools, name) is not None
 
 
-@pytest.mark.parametrize("old", sorted(__import__("qwirkle_tools.moved").moved.MOVED))
-def test_the_old_module_paths_are_the_new_modules(old: str) -> None:
-    from qwirkle_tools.moved import MOVED
-
-    assert importlib.import_module(f"qwirkle_tools.{old}") is importlib.import_module(f"qwirkle_tools.{MOVED[old]}")
-    assert importlib.import_module(f"qwirkle_tools.{MOVED[old]}").__spec__.name == f"qwirkle_tools.{MOVED[old]}"
+@pytest.mark.parametrize("old", ["engine", "game", "board", "record", "match", "launch", "tables", "validate"])
+def test_the_flat_paths_of_0_1_are_gone(old: str) -> None:
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module(f"qwirkle_tools.{old}")
 
 
-def test_the_old_modules_that_are_folders_now_hand_on_their_names() -> None:
-    from qwirkle_tools.analysis import analyse  # noqa: F401  (a module of the folder is still one)
-    from qwirkle_tools.bots import players
-    from qwirkle_tools.cli import app
-    from qwirkle_tools.corpus import Stats, rows
+def test_a_folder_gives_its_modules_not_their_names() -> None:
+    from qwirkle_tools.corpus import rows
 
-    assert hasattr(app, "app")  # the command line's module (its typer app is app.app)
-    assert Stats is rows.Stats
-    assert players.load is importlib.import_module("qwirkle_tools.bots").load
+    import qwirkle_tools.corpus
+
+    assert hasattr(rows, "Stats") and not hasattr(qwirkle_tools.corpus, "Stats")
 
 
 def test_the_package_import_is_light() -> None:
     # what every command pays for: nothing beyond the facade's table (its other imports are for type checkers)
     import qwirkle_tools
 
-    assert imports("__init__", PACKAGE / "__init__.py", set(modules())) <= {"moved", "version", *qwirkle_tools.PUBLIC}
+    assert imports("__init__", PACKAGE / "__init__.py", set(modules())) <= {"version", *qwirkle_tools.PUBLIC}
     code = "import sys, qwirkle_tools; print(sorted(m for m in sys.modules if m.startswith('qwirkle_tools')))"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert proc.stdout.strip() == "['qwirkle_tools', 'qwirkle_tools.moved', 'qwirkle_tools.version']"
+    assert proc.stdout.strip() == "['qwirkle_tools', 'qwirkle_tools.version']"

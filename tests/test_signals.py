@@ -421,7 +421,7 @@ def entry_point(way: str) -> list[str]:
 
 
 @pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
-@pytest.mark.parametrize("moment", ["qwirkle_tools.moved", "qwirkle_tools.version", "qwirkle_tools.__main__",
+@pytest.mark.parametrize("moment", ["qwirkle_tools.version", "qwirkle_tools.__main__",
                                     "qwirkle_tools.cli.launch"])
 @pytest.mark.parametrize("way", ["console script", "-m"])
 def test_a_signal_while_the_package_loads_ends_the_run_in_one_line(tmp_path: Path, way: str, moment: str,

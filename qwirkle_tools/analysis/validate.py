@@ -42,7 +42,7 @@ class Report:
 
     @property
     def valid(self) -> bool:
-        return not any(f.severity == "error" for f in self.findings)
+        return not any(f.is_error for f in self.findings)
 
     @property
     def where(self) -> str:
@@ -70,7 +70,7 @@ class Tally:
         self.records += 1
         self.invalid += not report.valid
         for f in report.findings:
-            if f.severity == "error":
+            if f.is_error:
                 self.errors += 1
             else:
                 self.warnings += 1

@@ -34,6 +34,11 @@ class Finding:
     message: str
     excerpt: str = ""
 
+    @property
+    def is_error(self) -> bool:
+        """Whether the finding makes the record invalid (a warning does not)."""
+        return self.severity == "error"
+
     def __str__(self) -> str:
         where = f"turn {self.turn}: " if self.turn is not None else ""
         return f"{where}{self.code}: {self.message}"

@@ -129,7 +129,7 @@ class GameRows:
 
     @property
     def first_error(self) -> Finding | None:
-        return next((f for f in self.findings if f.severity == "error"), None)
+        return next((f for f in self.findings if f.is_error), None)
 
     @property
     def problem(self) -> str:
@@ -163,7 +163,7 @@ def _rows(report: Report, size: int, analyse: bool) -> GameRows:
         return GameRows(where, size, None, (), report.findings)
     names = [p.name for p in record.players]
     n = len(names)
-    errors = sum(1 for f in report.findings if f.severity == "error")
+    errors = sum(1 for f in report.findings if f.is_error)
     study = None
     if analyse and not errors:
         from ..analysis.analyse import analyse as run_analysis

@@ -153,9 +153,8 @@ def test_the_flat_paths_of_0_1_are_gone(old: str) -> None:
 
 
 def test_a_folder_gives_its_modules_not_their_names() -> None:
-    from qwirkle_tools.corpus import rows
-
     import qwirkle_tools.corpus
+    from qwirkle_tools.corpus import rows
 
     assert hasattr(rows, "Stats") and not hasattr(qwirkle_tools.corpus, "Stats")
 

@@ -123,7 +123,7 @@ def _command() -> int:
     from .app import app
 
     try:
-        code = app(standalone_mode=False)
+        code = app(standalone_mode=False, prog_name=_program_name())
     except SystemExit as exc:  # typer ends a closed pipe with exit 1, "a record has an error": ours is a quiet 0
         if isinstance(exc.__context__, BrokenPipeError):
             raise exc.__context__ from None
@@ -147,6 +147,16 @@ def _command() -> int:
         _say(f"standard output: cannot write: {exc.strerror or exc}")
         return EXIT_USAGE
     return code if isinstance(code, int) else EXIT_OK
+
+
+def _program_name() -> str:
+    """How the user started us, for help and usage lines: ``python -m qwirkle_tools`` or the
+    script's name (``qwirkle``). Click's own guess names the host's module when the command runs
+    inside another program started with ``-m`` (``python -m pytest.qwirkle``)."""
+    main = sys.modules.get("__main__")
+    if getattr(main, "__package__", None) == __package__.partition(".")[0]:
+        return f"python -m {__package__.partition('.')[0]}"
+    return os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "qwirkle"
 
 
 def _usage_line(exc: object) -> str:

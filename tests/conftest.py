@@ -129,6 +129,27 @@ def crowded(tiles: int = 80, gap: int = 4, seed: int = 5) -> dict[str, Any]:
 CIRCLES = "rc oc yc gc bc pc"
 
 
+def crowded_endgame(first: str = "rc oc yc gc bc rc", second: str = "rs os ys gs bs rs", gap: int = 7,
+                    seed: int = 5) -> dict[str, Any]:
+    """A legal two-player record from a position with the bag empty whose racks have hundreds of
+    thousands of moves each (139,536 for these, 978,336 for six circles): every other tile isolated
+    on a grid, ``gap`` cells apart (a large board with many open cells). By default neither rack can
+    go out in one move (a duplicate), so a search must look deeper than one ply."""
+    import random
+
+    from qwirkle_tools.core.tiles import TILES, parse_tiles
+
+    rng = random.Random(seed)
+    racks = [[int(t) for t in parse_tiles(r)] for r in (first, second)]
+    bag = [t for t in range(36) for _ in range(3)]
+    for t in racks[0] + racks[1]:
+        bag.remove(t)
+    rng.shuffle(bag)
+    cells = [(x, y) for x in range(0, 10 * gap, gap) for y in range(0, 10 * gap, gap)][:len(bag)]
+    board = [{"tile": str(TILES[bag.pop()]), "x": x, "y": y} for x, y in cells]
+    return game(setup={"board": board, "bag": 0, "racks": [[str(TILES[t]) for t in r] for r in racks]})
+
+
 def run_cli(*args: str) -> tuple[int, str, str]:
     """``qwirkle ARGS...`` run in this process: its exit code, standard output and standard
     error; a command that crashes (an exception other than its exit) fails the test."""

@@ -332,6 +332,7 @@ def test_report_on_a_bad_input_leaves_no_folder(tmp_path: Path) -> None:
     assert not (tmp_path / "report").exists()
 
 
+@pytest.mark.serial
 def test_an_internal_error_is_one_line_and_exit_3(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     import signal
 

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from brute_force import after, minimax
 
 from qwirkle_tools import loads
@@ -83,3 +85,26 @@ def test_a_wrong_claimed_score_is_told_and_the_board_decides(tmp_path: Path) -> 
                                         "the turn scores 2+2 = 4"]
     keep = ("value", "proven", "line", "candidates", "played")
     assert {k: json.loads(told.stdout)[k] for k in keep} == {k: json.loads(right.stdout)[k] for k in keep}
+
+
+@pytest.mark.serial
+def test_a_crowded_board_keeps_the_time_and_memory_budget(tmp_path: Path) -> None:
+    # a legal bag-empty position whose racks have 139,536 (or 978,336) moves, a second or more of work
+    # a generation: --seconds 1 took minutes and 900 MB; the command must end within 3 s, under 300 MiB
+    from conftest import CIRCLES, crowded_endgame
+
+    # the command's wall time and peak memory, measured by a process of their own (RUSAGE_CHILDREN: its child only)
+    measure = ("import json, resource, subprocess, sys, time; t = time.monotonic(); "
+               "p = subprocess.run([sys.executable, '-m', 'qwirkle_tools', *sys.argv[1:]], capture_output=True, text=True); "
+               "print(json.dumps([time.monotonic() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, "
+               "p.returncode, p.stdout, p.stderr]))")
+    for name, data in [("duplicates", crowded_endgame()), ("circles", crowded_endgame(CIRCLES, "rs os ys gs bs ps"))]:
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(data), encoding="utf-8")
+        proc = subprocess.run([sys.executable, "-c", measure, "endgame", str(path), "--seconds", "1", "--format", "json"],
+                              capture_output=True, text=True, timeout=300)
+        seconds, rss_kib, returncode, out, err = json.loads(proc.stdout)
+        assert returncode == 0, err
+        assert seconds < 3.0 and rss_kib < 300 * 1024, (name, seconds, rss_kib)
+        answer = json.loads(out)
+        assert answer["cut"] and not answer["proven"] and answer["line"] and answer["candidates"], answer

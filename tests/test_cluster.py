@@ -247,6 +247,7 @@ def collect(blocks: cluster.Run[cluster.StatsBlock]) -> tuple[str, list[str], li
     return merged.text(), broken, rows
 
 
+@pytest.mark.serial
 def test_a_worker_killed_mid_run_loses_nothing(address: str, games: Path) -> None:
     expected = list(run([games], analyse=True))
     blocks = cluster.stats([games], address, analyse=True, rows=True, block_bytes=8_000)
@@ -264,6 +265,7 @@ def test_a_worker_killed_mid_run_loses_nothing(address: str, games: Path) -> Non
     assert text == summary(expected).text()
 
 
+@pytest.mark.serial
 def test_closing_a_run_cancels_its_work(address: str, games: Path) -> None:
     blocks = cluster.stats([games], address, analyse=True, block_bytes=4_000)
     next(iter(blocks))

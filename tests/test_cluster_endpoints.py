@@ -43,6 +43,7 @@ def one_line_exit_2(address: str, *args: str) -> str:
     return err.rstrip("\n").removeprefix("qwirkle: ")
 
 
+@pytest.mark.serial
 def test_a_port_that_accepts_and_never_answers_is_a_handshake_timeout(short: float) -> None:
     with endpoint({"first": "", "wait": True, "drip": 0, "then": "hang"}) as address:
         started = time.monotonic()

@@ -92,6 +92,7 @@ def test_separate_processes_give_the_output_of_jobs(address: str, games: Path, a
     assert local[0] == 1
 
 
+@pytest.mark.serial
 def test_a_killed_worker_process_loses_nothing(address: str, games: Path) -> None:
     expected = list(run([games], analyse=True))
     blocks = cluster.stats([games], address, analyse=True, rows=True, block_bytes=6_000)
@@ -107,6 +108,7 @@ def test_a_killed_worker_process_loses_nothing(address: str, games: Path) -> Non
     assert broken[0].startswith(f"{games / 'mixed.jsonl'}:2: json: ")
 
 
+@pytest.mark.serial
 def test_a_scheduler_killed_mid_run_is_one_line_and_exit_2(tmp_path: Path) -> None:
     corpus = tmp_path / "c.jsonl"
     corpus.write_bytes(b"".join(simulate_line(i, 2, seed=3) for i in range(80)))

@@ -183,3 +183,42 @@ def test_the_moves_kept_at_a_pass_are_the_next_positions_moves(seed: int) -> Non
     value, best, proven = search.root(search.moves(), UNLIMITED)
     assert search.passes > 0 and search.kept > 0
     assert proven and value == solve(game, seconds=None).value
+
+
+def crowded_game(first: str = "rc oc yc gc bc rc", second: str = "rs os ys gs bs rs") -> Game:
+    from conftest import crowded_endgame
+
+    from qwirkle_tools import from_data
+
+    return Game.from_record(from_data(crowded_endgame(first, second)))
+
+
+@pytest.mark.serial
+def test_the_solver_keeps_its_budget_on_a_crowded_board() -> None:
+    # 139,536 moves a rack (about a second a generation): depth 1 valued every root move by a playout
+    # that never read the clock; now every generation does, and the answer comes at the budget
+    import time
+
+    from qwirkle_tools.play.endgame import MOVES_KEPT
+
+    game = crowded_game()
+    lone = next(m for m in game.legal_moves() if len(m.tiles) == 1)  # not among the best MOVES_KEPT
+    started = time.monotonic()
+    solution = solve(game, seconds=0.5, include=[lone])
+    took = time.monotonic() - started
+    assert took < 1.0 and solution.seconds < 1.0, took
+    assert solution.cut and not solution.proven
+    assert solution.loss(lone) is not None  # valued (the move a record played), though no generation kept it
+    assert 0 < len(solution.line) and solution.best.action == "place"
+    game.push(solution.best)  # a legal move
+    assert MOVES_KEPT < len(game.legal_moves())
+
+
+def test_a_position_with_more_moves_than_the_search_keeps_is_not_proven() -> None:
+    # six circles go out at once: the exact search ends at the root, but over the best MOVES_KEPT moves alone
+    from conftest import CIRCLES
+
+    solution = solve(crowded_game(CIRCLES, "rs os ys gs bs ps"), seconds=2.0)
+    assert solution.cut and not solution.proven
+    assert solution.best.action == "place" and len(solution.best.tiles) == 6
+    assert "not every move was generated" in format_solution(solution, crowded_game(CIRCLES, "rs os ys gs bs ps"))

@@ -147,3 +147,24 @@ def test_self_play_exchanges_by_choice_when_the_model_says_so() -> None:
     seat0 = [t for t in data["turns"] if t["player"] == 0]
     assert sum(t["action"] == "exchange" for t in seat0) > len(seat0) // 2
     assert not [f for f in check_data(data)[1] if f.severity == "error"]
+
+
+@pytest.mark.serial
+@pytest.mark.parametrize("name", ["lookahead", "equity", "sim"])
+def test_a_timed_policy_keeps_its_movetime_on_a_crowded_board(name: str) -> None:
+    # 978,336 moves for the rack (seconds to generate, about 1 GB if all were kept): each search reads
+    # its clock inside the generation and answers within its time, with a legal move
+    import resource
+    import time
+
+    from conftest import CIRCLES, crowded_endgame
+
+    from qwirkle_tools import Game, from_data
+    from qwirkle_tools.play.policies import TIMED
+
+    game = Game.from_record(from_data(crowded_endgame(CIRCLES, "rs os ys gs bs ps")))
+    started = time.monotonic()
+    move = TIMED[name](game.view(0), 0, 500)
+    assert time.monotonic() - started < 0.9
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss < 600 * 1024  # (the whole test process's peak)
+    game.push(move)

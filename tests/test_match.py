@@ -158,6 +158,7 @@ def test_a_bot_learns_nothing_hidden_through_the_protocol(tmp_path: Path) -> Non
         assert full.player == seat and [t.short for t in full.rack or ()] == rack
 
 
+@pytest.mark.serial
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_the_referee_interrupted_or_killed_leaves_no_bot_and_keeps_the_finished_games(tmp_path: Path, jobs: str) -> None:
     for sig, code in ((signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGKILL, -9)):

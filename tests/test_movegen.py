@@ -433,3 +433,44 @@ def test_the_games_first_move_at_the_coordinate_limit_is_one_it_accepts() -> Non
     moves = game.legal_moves()
     assert moves and all(p.y <= COORD_LIMIT for m in moves for p in m.tiles)
     game.push(moves[0])  # (refused before: the best move went to y = 1,000,001)
+
+
+@pytest.mark.serial
+def test_a_cutoff_ends_a_generation_at_its_deadline_with_the_moves_found() -> None:
+    import time
+
+    from conftest import CIRCLES, crowded
+
+    from qwirkle_tools.core.movegen import ANCHOR_MOST, Cutoff
+    from qwirkle_tools.formats.record import Setup, from_data
+
+    setup = from_data({"format": "qwirkle-record", "version": 1, "players": [{"name": "A"}, {"name": "B"}],
+                       "turns": [], "setup": crowded()}).setup
+    assert isinstance(setup, Setup)
+    cells = Board(setup.board).cells
+    rack = [int(t) for t in parse_tiles(CIRCLES)]
+    whole = generate_raw(cells, rack)
+    assert len(whole) > 300_000
+    cutoff = Cutoff(deadline=time.monotonic())  # already past: the first anchor's moves, and no more
+    started = time.monotonic()
+    found = generate_raw(cells, rack, cutoff=cutoff)
+    assert time.monotonic() - started < 0.5 and cutoff.cut
+    at = {m: i for i, m in enumerate(whole)}
+    assert 0 < len(found) <= ANCHOR_MOST and all(m in at for m in found)
+    assert found == sorted(found, key=at.__getitem__)  # in generate's order
+    cutoff = Cutoff(most=1_000)
+    assert generate_raw(cells, rack, cutoff=cutoff) == whole[:1_000] and cutoff.cut
+    assert [str(m) for m in generate(cells, rack, cutoff=Cutoff(most=10))] == [str(m) for m in generate(cells, rack)[:10]]
+
+
+@pytest.mark.serial
+def test_a_cutoff_that_does_not_bind_changes_nothing() -> None:
+    import time
+
+    from qwirkle_tools.core.movegen import Cutoff
+
+    cells, bag = play(3, 20)
+    rack = bag[:6]
+    cutoff = Cutoff(deadline=time.monotonic() + 60, most=10_000)
+    assert generate_raw(cells, rack, cutoff=cutoff) == generate_raw(cells, rack) and not cutoff.cut
+    assert best_move(cells, rack, cutoff=cutoff) == generate(cells, rack)[0]

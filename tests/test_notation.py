@@ -342,6 +342,7 @@ def test_a_stray_cr_ends_a_line_and_keeps_the_places_right() -> None:
 
 # -- bounded cost: the text's size never decides the work --------------------------
 
+@pytest.mark.serial
 def test_a_comment_of_a_million_spaces_is_read_at_once() -> None:
     text = HEAD + "1. Ana pass {" + " " * 1_000_000 + "well\\t played " + " " * 1_000_000 + "}\n"
     start = time.perf_counter()
@@ -350,6 +351,7 @@ def test_a_comment_of_a_million_spaces_is_read_at_once() -> None:
     assert time.perf_counter() - start < 20  # a guard, not a benchmark: it took minutes (a list shift a space)
 
 
+@pytest.mark.serial
 def test_a_players_line_of_thousands_of_names_is_one_mistake() -> None:
     names = [f"P{i}" for i in range(5000)]
     text = f"Players: {', '.join(names)}\n" + "".join(f"{i + 1}. P{5 - i % 6} pass\n" for i in range(3000))

@@ -192,6 +192,7 @@ def test_placements_without_scores_are_capped_as_every_finding_is() -> None:
     assert len(parsed.data["turns"]) == MAX_FINDINGS
 
 
+@pytest.mark.serial
 def test_a_line_of_a_million_turns_is_looked_at_once_not_once_a_turn() -> None:
     def seconds(turns: int) -> float:
         text = "Players: Ana, Ben\n" + "1. Ana pass " * turns + "\n"

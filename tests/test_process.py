@@ -21,6 +21,8 @@ from qwirkle_tools.formats.jsontext import parse_json
 from qwirkle_tools.formats.record import Record, from_data
 from qwirkle_tools.play.engine import replay
 
+pytestmark = pytest.mark.serial  # it sends signals or times processes: run alone (see the development page)
+
 ROOT = Path(__file__).parent.parent
 
 

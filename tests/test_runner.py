@@ -107,6 +107,7 @@ def test_self_play_gives_the_games_in_order_and_counts_them() -> None:
     assert done.summary == 5
 
 
+@pytest.mark.serial
 def test_closing_a_run_stops_its_processes() -> None:
     done = runner.play(400, seed=1, jobs=2)
     first = next(iter(done))

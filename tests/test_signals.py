@@ -23,6 +23,8 @@ import pytest
 from conftest import simulated
 from fuzzing import LONG, LONG_EXAMPLES
 
+pytestmark = pytest.mark.serial  # it sends signals or times processes: run alone (see the development page)
+
 ROOT = Path(__file__).parent.parent
 ATTEMPTS = max(8, LONG_EXAMPLES // 20) if LONG else 8
 """Signals sent per test: a few in CI; ``QWIRKLE_FUZZ=long`` sends ``QWIRKLE_FUZZ_EXAMPLES / 20``."""

@@ -67,3 +67,90 @@ def test_an_annotated_record_names_its_engine(judged: Analysis) -> None:
     assert recorded_engine(from_data(data)) == "sim"
     last = data["turns"][-1]["analysis"]  # type: ignore[index]
     assert "exact_loss" in last["sim"]
+
+
+# -- the engines' time is bounded: a turn (--movetime) and a record (RECORD_SECONDS) -------------
+
+def one_turn_crowded(tmp_path: Path) -> Path:
+    """A legal bag-empty record of one turn on a crowded board: Ana's two tiles, then Ben's six
+    circles would have 139,536 moves a position (the solver's 20,000 positions took hours)."""
+    import json
+
+    from conftest import crowded_endgame
+
+    from qwirkle_tools import Game
+
+    data = crowded_endgame("rs ps", "rc oc yc gc bc rc")
+    move = Game.from_record(from_data(data)).legal_moves()[0]
+    data["turns"] = [{"player": 0, "action": "place", "score": move.score,
+                      "tiles": [{"tile": str(p.tile), "x": p.x, "y": p.y} for p in move.tiles]}]
+    path = tmp_path / "one-turn.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def measured(*args: str) -> tuple[float, int, int, str]:
+    """``qwirkle ARGS``: its wall time, peak memory (KiB), exit code and standard error, measured
+    by a process of its own (RUSAGE_CHILDREN: the command alone)."""
+    import json
+    import subprocess
+    import sys
+
+    code = ("import json, resource, subprocess, sys, time; t = time.monotonic(); "
+            "p = subprocess.run([sys.executable, '-m', 'qwirkle_tools', *sys.argv[1:]], capture_output=True, text=True); "
+            "print(json.dumps([time.monotonic() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, "
+            "p.returncode, p.stderr]))")
+    proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=600)
+    seconds, rss, returncode, err = json.loads(proc.stdout)
+    return seconds, rss, returncode, err
+
+
+@pytest.mark.serial
+def test_a_crowded_bag_empty_turn_is_judged_within_its_time(tmp_path: Path) -> None:
+    import json
+
+    # annotate/report/view --engine sim ran past 300 s and 856 MB; a record whose analysis names sim
+    # made plain view and report do the same. Each now keeps its --movetime a turn
+    path = one_turn_crowded(tmp_path)
+    annotated = tmp_path / "annotated.json"
+    seconds, rss, code, err = measured("annotate", str(path), "--engine", "sim", "-o", str(annotated))
+    assert code == 0 and seconds < 2.0 + 3.0 and rss < 300 * 1024, (seconds, rss, err)  # the default: 2 s a turn
+    assert recorded_engine(from_data(json.loads(annotated.read_text()))) == "sim"
+    for args in (["view", str(annotated), "-o", str(tmp_path / "game.html")], ["report", str(annotated), "-o",
+                                                                                  str(tmp_path / "report")]):
+        seconds, rss, code, err = measured(*args, "--movetime", "500")
+        assert code == 0 and seconds < 0.5 + 4.0 and rss < 300 * 1024, (args[0], seconds, rss, err)
+
+
+@pytest.mark.serial
+def test_a_records_engine_time_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a legal crowded record of 10,000 turns took 149 s with sim: the engines' time for a record is
+    # bounded (RECORD_SECONDS), the turns after it say so
+    import time
+
+    from test_lookahead import crowded_lookahead_record
+
+    monkeypatch.setattr(verdicts, "RECORD_SECONDS", 1.0)
+    started = time.monotonic()
+    turns = analyse(from_data(crowded_lookahead_record(400)), "sim").turns
+    assert time.monotonic() - started < 1.0 + 5.0
+    spent = [t for t in turns if t.note == "not judged by the engine: the analysis bound of 1 s of engine time for a "
+                                           "record is spent"]
+    judged = [t for t in turns if t.verdict is not None]
+    assert judged and spent and max(t.turn for t in judged) < min(t.turn for t in spent)
+
+
+def test_a_turn_out_of_time_is_noted() -> None:
+    from test_lookahead import crowded_lookahead_record
+
+    turns = analyse(from_data(crowded_lookahead_record(2)), "lookahead", movetime_ms=1).turns
+    assert turns[0].verdict is None
+    assert turns[0].note == "not judged by the engine: its time for the turn (1 ms, --movetime) ran out"
+    with pytest.raises(ValueError, match="at least 1 ms"):
+        analyse(from_data(crowded_lookahead_record(2)), "lookahead", movetime_ms=0)
+
+
+def test_the_commands_default_movetime_is_the_analysis_own() -> None:
+    from qwirkle_tools.cli.study import MOVETIME_DEFAULT
+
+    assert MOVETIME_DEFAULT == verdicts.MOVETIME_MS

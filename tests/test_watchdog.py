@@ -11,6 +11,8 @@ import textwrap
 import pytest
 from processes import gone, processes_with, wait_for
 
+pytestmark = pytest.mark.serial  # it sends signals or times processes: run alone (see the development page)
+
 STARTER = textwrap.dedent("""
     import os, subprocess, sys, time
     from qwirkle_tools.bots import watchdog

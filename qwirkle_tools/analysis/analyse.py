@@ -52,6 +52,7 @@ pass one to :func:`analyse` to share it with the charts and tables.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from operator import itemgetter
@@ -66,7 +67,7 @@ from ..core.text import UNKNOWN, count, count_known, plural
 from ..core.tiles import TILE_COUNT, TILES, Tile
 from ..formats.record import Record, Turn
 from ..play.engine import BOARD_UNKNOWN_WHY, GameState, History, TurnResult, replay
-from ..play.lookahead import MARGIN, BudgetSpent
+from ..play.lookahead import MARGIN, BudgetSpent, OutOfTime
 
 # lines of five and the legal-move listing have modules of their own; their names are handed on here
 from .fives import Five, OpenFive, completed, open_five_risks
@@ -77,7 +78,7 @@ from .moves import AnalysisError as AnalysisError
 from .moves import LegalMoves as LegalMoves
 from .moves import legal_moves as legal_moves
 from .moves import move_data, move_scores
-from .verdicts import ENGINES, Candidate, EngineFunction, Position, Shown, Verdict, candidates, raw_move
+from .verdicts import ENGINES, MOVETIME_MS, Candidate, Clock, EngineFunction, Position, Shown, Verdict, candidates, raw_move
 from .verdicts import engine as pick_engine
 
 RackSource = str  # "recorded", "deduced", "placed-tiles", "unknown"
@@ -242,32 +243,42 @@ board can have hundreds of thousands); the turn is then noted, not analysed."""
 MOVES_PER_RECORD = 2_000_000
 """The legal moves generated for one record's analysis, in all (the look-ahead
 engine's reply positions included, up to 54 a turn); the turns after that are
-noted, not analysed. Together the two bounds keep any record within
-the limits to about 30 seconds and well under 1 GiB."""
+noted, not analysed. Together the two bounds keep any record within the limits
+to about 30 seconds and well under 1 GiB, the look-ahead engine's work included;
+an engine's time is bounded too, a turn and a record (see :class:`~qwirkle_tools.analysis.verdicts.Clock`)."""
 
 
-def analyse(game: Record | History, engine: Engine = "greedy", settings: Any = None) -> Analysis:
+def analyse(game: Record | History, engine: Engine = "greedy", settings: Any = None,
+            movetime_ms: int = MOVETIME_MS) -> Analysis:
     """The analysis of every turn of a record (or of its replay) and a summary per player.
 
     An ``engine`` other than ``greedy`` (one of :data:`~qwirkle_tools.analysis.verdicts.ENGINES`)
     also judges every turn whose rack is known (``settings``: the engine's, e.g. the
     look-ahead's :class:`~qwirkle_tools.play.lookahead.Settings`; ``None``: its defaults);
     the racks the look-ahead samples are seeded by the turn number, so the same record
-    gives the same analysis.
+    gives the same analysis. The engine has ``movetime_ms`` a turn and
+    :data:`~qwirkle_tools.analysis.verdicts.RECORD_SECONDS` for the record (see
+    :class:`~qwirkle_tools.analysis.verdicts.Clock`).
+
+    Raises:
+        ValueError: no such engine, or a ``movetime_ms`` below 1.
     """
+    if movetime_ms < 1:
+        raise ValueError(f"the engine's time a turn must be at least 1 ms, not {movetime_ms!r}")
     if engine != "greedy" and engine not in ENGINES:
         names = ["greedy", *ENGINES]
         raise ValueError(f"engine must be {', '.join(names[:-1])} or {names[-1]}, not {engine!r}")
     history = game if isinstance(game, History) else replay(game)
-    return Analysis(*_analyse(history, None if engine == "greedy" else pick_engine(engine, settings)))
+    return Analysis(*_analyse(history, None if engine == "greedy" else pick_engine(engine, settings), Clock(movetime_ms)))
 
 
-def _analyse(history: History, judge: EngineFunction | None = None
+def _analyse(history: History, judge: EngineFunction | None = None, clock: Clock | None = None
              ) -> tuple[tuple[TurnAnalysis, ...], tuple[PlayerSummary, ...], tuple[str, ...]]:
     record = history.record
     turns: list[TurnAnalysis] = []
     left_open: dict[int, list[Five]] = {}  # turn index -> lines of five left
     budget = [MOVES_PER_RECORD]
+    clock = clock or Clock()
     risks: dict[int, tuple[tuple[OpenFive, ...], float | None]] = {}  # turn index -> open fives left, chance
     for result in history:
         i = result.index
@@ -292,7 +303,7 @@ def _analyse(history: History, judge: EngineFunction | None = None
         if gift is not None and turns:
             five, missing = gift
             turns[-1] = replace(turns[-1], gift=Gift(tuple(key_cell(k) for k in five), TILES[missing], i + 1))
-        turns.append(_judge(history, result, state, judge, budget))
+        turns.append(_judge(history, result, state, judge, budget, clock))
     for i, (risky, risk) in risks.items():
         turns[i] = replace(turns[i], open_fives=risky, open_five_risk=risk)
     return tuple(turns), _summaries(history, turns, judge is not None), _notes(turns)
@@ -329,8 +340,8 @@ def _unjudged(result: TurnResult, rack: RackSource, note: str, missed: Move | No
                         board_known=after is not None and after.board_known)
 
 
-def _judge(history: History, result: TurnResult, state: GameState, judge: EngineFunction | None, budget: list[int]
-           ) -> TurnAnalysis:
+def _judge(history: History, result: TurnResult, state: GameState, judge: EngineFunction | None, budget: list[int],
+           clock: Clock) -> TurnAnalysis:
     """One turn, played in ``state``, compared with every legal move from the rack known (and
     judged by an engine too when one is given), its legal moves charged to ``budget``."""
     i, turn = result.index, result.turn
@@ -369,7 +380,7 @@ def _judge(history: History, result: TurnResult, state: GameState, judge: Engine
     made = value // (LINE_MAX + rules.qwirkle_bonus) if sheet else qwirkles
     shown = candidates(raw, scores, turn.tiles, state.bag == 0)
     best = raw_move(shown.moves[0]) if raw else None  # the first best score, as the candidates come
-    judged, note = _ahead(Position(history, i, rack, raw, shown.moves, budget), judge) \
+    judged, note = _ahead(Position(history, i, rack, raw, shown.moves, budget), judge, clock) \
         if judge is not None and raw and not sheet else (None, "")
     after = result.state
     return TurnAnalysis(i + 1, turn.player, turn.action, source, played, result.qwirkles, best, best_score,
@@ -378,15 +389,20 @@ def _judge(history: History, result: TurnResult, state: GameState, judge: Engine
                         checked=True, board_known=after is not None and after.board_known)
 
 
-def _ahead(position: Position, judge: EngineFunction) -> tuple[Verdict | None, str]:
-    """The engine's verdict on a position, or why there is none."""
+def _ahead(position: Position, judge: EngineFunction, clock: Clock) -> tuple[Verdict | None, str]:
+    """The engine's verdict on a position within the clock's time, or why there is none."""
+    started = time.monotonic()
     try:
-        return judge(position), ""
+        return judge(replace(position, deadline=clock.deadline())), ""
+    except OutOfTime:
+        return None, f"not judged by the engine: {clock.why()}"
     except BudgetSpent:
         return None, (f"not judged by the engine: the analysis bound of {MOVES_PER_RECORD:,} legal moves "
                       "for a record is spent")
     except TooManyMoves as many:
         return None, f"not judged by the engine: a position with more than {many.limit:,} legal moves (its bound)"
+    finally:
+        clock.used += time.monotonic() - started
 
 
 def _summaries(history: History, turns: list[TurnAnalysis], ahead: bool) -> tuple[PlayerSummary, ...]:

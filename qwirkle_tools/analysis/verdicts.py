@@ -22,6 +22,7 @@ named their engine.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
@@ -31,7 +32,7 @@ from ..core.board import Placement, key_cell
 from ..core.movegen import Move, RawMove, TooManyMoves
 from ..core.tiles import RACK_SIZE, TILES, each_copy
 from ..play.engine import History
-from ..play.lookahead import DEFAULT, REPLY_LIMIT, BudgetSpent, Judged, Settings, judge
+from ..play.lookahead import DEFAULT, REPLY_LIMIT, BudgetSpent, Judged, OutOfTime, Settings, judge
 from .moves import move_data
 
 if TYPE_CHECKING:
@@ -122,12 +123,49 @@ class Verdict:
         return d
 
 
+MOVETIME_MS = 2_000
+"""An engine's time for one turn, by default (``annotate --movetime``), in milliseconds. On the
+turns of a real game the engines' own budgets end first (the simulation's iterations, the
+solver's :data:`ENDGAME_NODES`: well under a second a turn), so the same record gives the same
+analysis on any machine; only a pathological position (a crowded board) meets the clock."""
+RECORD_SECONDS = 60.0
+"""The engines' time for a whole record, in seconds: the turns after it are not judged by the
+engine (each says so). With the greedy analysis' own bounds (:data:`~qwirkle_tools.analysis.analyse.MOVES_PER_RECORD`),
+an engine's analysis of any record ends within about this time plus half a minute."""
+
+
+@dataclass(slots=True)
+class Clock:
+    """The engines' time over one record's analysis: ``movetime_ms`` a turn, at most
+    :data:`RECORD_SECONDS` in all (``used``: the seconds spent so far)."""
+
+    movetime_ms: int = MOVETIME_MS
+    used: float = 0.0
+
+    def deadline(self) -> float:
+        """The :func:`time.monotonic` time the next turn's judgement must end by.
+
+        Raises:
+            OutOfTime: the record's time is spent.
+        """
+        if self.used >= RECORD_SECONDS:
+            raise OutOfTime(f"the analysis bound of {RECORD_SECONDS:g} s of engine time for a record is spent")
+        return time.monotonic() + min(self.movetime_ms / 1000, RECORD_SECONDS - self.used)
+
+    def why(self) -> str:
+        """Why a judgement ran out of time: the record's time, or the turn's."""
+        if self.used >= RECORD_SECONDS:
+            return f"the analysis bound of {RECORD_SECONDS:g} s of engine time for a record is spent"
+        return f"its time for the turn ({self.movetime_ms:,} ms, --movetime) ran out"
+
+
 @dataclass(frozen=True, slots=True)
 class Position:
     """What an engine is given of a turn (``index``: 0-based) whose rack is
     known: the replay, the rack, every legal move (best score first), the
-    candidates to value (among them), and the record's budget of generated
-    moves (``budget[0]``, charged by the engine)."""
+    candidates to value (among them), the record's budget of generated
+    moves (``budget[0]``, charged by the engine), and the :func:`time.monotonic`
+    time its judgement must end by (``None``: no time bound)."""
 
     history: History
     index: int
@@ -135,6 +173,11 @@ class Position:
     moves: list[RawMove]
     candidates: Sequence[RawMove]
     budget: list[int]
+    deadline: float | None = None
+
+    def seconds_left(self) -> float | None:
+        """The time left for the judgement (at least a millisecond), ``None`` without a deadline."""
+        return None if self.deadline is None else max(0.001, self.deadline - time.monotonic())
 
 
 EngineFunction = Callable[[Position], Verdict | None]
@@ -149,6 +192,7 @@ def lookahead(position: Position, settings: Settings = DEFAULT) -> Verdict | Non
         TooManyMoves: the position, or a reply position, has more than
             :data:`~qwirkle_tools.play.lookahead.REPLY_LIMIT` legal moves.
         BudgetSpent: the record's budget ran out.
+        OutOfTime: the position's deadline passed.
     """
     history, i, raw = position.history, position.index, position.moves
     if len(raw) > REPLY_LIMIT:
@@ -167,7 +211,8 @@ def lookahead(position: Position, settings: Settings = DEFAULT) -> Verdict | Non
     rules = history.record.rules
 
     def judged(moves: Sequence[RawMove], mine: RawMove | None | bool) -> tuple[list[Judged], Judged | None]:
-        return judge(cells, moves, position.rack, pool, reply, state.bag, rules, i + 1, settings, mine, position.budget)
+        return judge(cells, moves, position.rack, pool, reply, state.bag, rules, i + 1, settings, mine, position.budget,
+                     position.deadline)
 
     ranked, mine = judged(raw, played)
     assert mine is not None
@@ -185,7 +230,8 @@ def lookahead(position: Position, settings: Settings = DEFAULT) -> Verdict | Non
 
 ENDGAME_NODES = 20_000
 """The endgame solver's budget for a bag-empty two-player turn judged by ``sim``, in positions (not
-seconds: the same record gives the same analysis on any machine; about 1.5 s on one core)."""
+seconds: the same record gives the same analysis on any machine; 0.1 to 1.5 s on one core), within
+the turn's time (:data:`MOVETIME_MS`), which only a crowded board's positions reach."""
 SIM_CHARGE = 20
 """What a turn played out by the simulation costs the record's budget of generated moves (about the
 legal moves of a mid-game rack); an endgame position costs :data:`ENDGAME_CHARGE` (a small rack's)."""
@@ -198,7 +244,8 @@ def sim(position: Position, settings: SimSettings | None = None) -> Verdict | No
     bag empty in a two-player game, the endgame solver's (:func:`~qwirkle_tools.play.endgame.solve`,
     :data:`ENDGAME_NODES`): exact when it proves the position. ``None`` for a placement that is
     not among the legal moves. The record's budget is charged the turns played out and the
-    solver's positions (:data:`SIM_CHARGE`, :data:`ENDGAME_CHARGE`).
+    solver's positions (:data:`SIM_CHARGE`, :data:`ENDGAME_CHARGE`). Within the position's
+    deadline: the simulation and the solver answer with their best so far when it comes.
 
     Raises:
         TooManyMoves: the position has more legal moves than the engine takes.
@@ -229,8 +276,10 @@ def sim(position: Position, settings: SimSettings | None = None) -> Verdict | No
     base = settings or SIM
     chosen = replace(base, candidates=max(base.candidates, len(position.candidates)))
     tally = Tally()
+    left = position.seconds_left()
     ranked, mine = evaluate(state.board.cells, position.rack, pool, [s or 0 for s in sizes], state.bag,
-                            history.record.rules, i + 1, chosen, played, tally=tally)
+                            history.record.rules, i + 1, chosen, played, None if left is None else int(1000 * left) + 1,
+                            tally=tally)
     position.budget[0] -= tally.positions * SIM_CHARGE
     assert mine is not None
     known = {_key(m.move): m.value for m in ranked if m.move is not None}
@@ -252,7 +301,8 @@ def _endgame(position: Position, played: RawMove | None) -> Verdict | None:
     except NotAnEndgame:
         return None
     include = [] if move is None else [move]
-    solution = solve(game, seconds=None, max_nodes=ENDGAME_NODES, candidates=len(position.candidates), include=include)
+    solution = solve(game, seconds=position.seconds_left(), max_nodes=ENDGAME_NODES, candidates=len(position.candidates),
+                     include=include)
     position.budget[0] -= solution.nodes * ENDGAME_CHARGE
 
     def same(m: GameMove, raw: RawMove | None) -> bool:
@@ -333,5 +383,5 @@ def candidates(raw: Sequence[RawMove], scores: Sequence[int], placed: tuple[Plac
     return Shown(tuple(raw[k] for k in order), tuple(scores[k] for k in order), placed)
 
 
-__all__ = ["ENGINES", "SHOWN", "Candidate", "EngineFunction", "Position", "Shown", "Verdict", "candidates", "engine",
-           "lookahead", "raw_move"]
+__all__ = ["ENGINES", "MOVETIME_MS", "RECORD_SECONDS", "SHOWN", "Candidate", "Clock", "EngineFunction", "Position",
+           "Shown", "Verdict", "candidates", "engine", "lookahead", "raw_move"]

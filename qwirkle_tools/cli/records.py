@@ -26,6 +26,7 @@ from .common import (
     _write,
     command,
 )
+from .picking import GameOption, game_history
 
 if TYPE_CHECKING:
     from ..analysis.validate import Tally
@@ -140,6 +141,7 @@ def moves(
     rack: Annotated[str | None, typer.Option("--rack", help="The rack, e.g. 'rc rs bd' (default: from the record).")] = None,
     limit: Annotated[int, typer.Option("--limit", "-n", help="Show at most this many moves (0: all).")] = 0,
     format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.text,
+    game: GameOption = None,
 ) -> None:
     """List every legal move at a turn, best first, with score and Qwirkles.
 
@@ -160,7 +162,7 @@ def moves(
             tiles = [int(t) for t in parse_tiles(rack)]
         except TileError as exc:
             _fail(f"--rack: {exc}")
-    found = legal_moves(_history(file), turn, tiles)
+    found = legal_moves(game_history(file, game), turn, tiles)
     for chunk in found.json_chunks(limit) if format is Format.json else found.lines(limit):
         _emit(chunk if format is Format.json else chunk + "\n")
     if format is Format.json:

@@ -32,6 +32,7 @@ from .common import (
     _wrote,
     command,
 )
+from .picking import GameOption, game_history, read_game
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -39,6 +40,12 @@ if TYPE_CHECKING:
     from ..play.engine import History
 
 
+MOVETIME_DEFAULT = 2_000
+"""The engine's time a turn (qwirkle_tools.analysis.verdicts.MOVETIME_MS: a test holds them equal; imported
+here, every command's start would be slower)."""
+MOVETIME_HELP = ("The engine's time for one turn, in milliseconds (lookahead, sim). On a real game's turns the "
+                 "engine's own budget ends first, so the analysis is the same on any machine; the engine's time for "
+                 "a whole record is at most 60 s (docs/analysis.md).")
 ENGINE_HELP = ("greedy: judge by this turn's score (fast); lookahead: also by score less the next player's expected "
                "best reply; sim: also by simulation, the endgame solved exactly where it can be (slowest; see docs/analysis.md).")
 VIEW_ENGINE_HELP = ENGINE_HELP + " Default: the engine FILE was annotated with, else greedy."
@@ -59,6 +66,8 @@ def annotate(
     force: Annotated[bool, typer.Option("--force", help="Overwrite OUTPUT if it exists.")] = False,
     format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.text,
     engine: Annotated[Engine, typer.Option("--engine", "-e", help=ENGINE_HELP)] = Engine.greedy,
+    movetime: Annotated[int, typer.Option("--movetime", min=1, max=600_000, metavar="MS", help=MOVETIME_HELP)]
+    = MOVETIME_DEFAULT,
 ) -> None:
     """Analyse a game: best moves, points lost, missed Qwirkles, open fives, Qwirkle gifts.
 
@@ -75,7 +84,7 @@ def annotate(
 
     where = _record_target(output, file, in_place, force, analysis=True)  # (never a .qgn: before the work)
     history = _history(file)
-    analysis = analyse(history, engine.value)
+    analysis = analyse(history, engine.value, movetime_ms=movetime)
     text = None if where is None else _record_text(annotated(history, analysis), where)
     if format is Format.json:
         _out(json_text(analysis_data(analysis), indent=2))
@@ -106,6 +115,7 @@ def board(
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Draw to a .png or .svg file.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite OUTPUT if it exists.")] = False,
     colour: Annotated[bool, typer.Option("--colour/--no-colour", help="Colour the text diagram.")] = True,
+    game: GameOption = None,
 ) -> None:
     """Show the board a turn is played in: a picture with -o, else a text diagram.
 
@@ -124,7 +134,7 @@ def board(
     from ..outputs.pictures import board_figure, board_text, game_title, position_view
 
     target = _target(output, file, None, force)
-    history = _history(file)
+    history = game_history(file, game)
     view = position_view(history, turn)
     if target is None:
         use_colour = colour and sys.stdout.isatty() and "NO_COLOR" not in os.environ
@@ -183,6 +193,9 @@ def view(
     output: Annotated[Path, typer.Option("--output", "-o", help="The page to write (.html).", show_default=False)],
     force: Annotated[bool, typer.Option("--force", help="Overwrite OUTPUT if it exists.")] = False,
     engine: Annotated[Engine | None, typer.Option("--engine", "-e", help=VIEW_ENGINE_HELP, show_default=False)] = None,
+    movetime: Annotated[int, typer.Option("--movetime", min=1, max=600_000, metavar="MS", help=MOVETIME_HELP)]
+    = MOVETIME_DEFAULT,
+    game: GameOption = None,
 ) -> None:
     """Write the game as one HTML page to step through in a browser.
 
@@ -193,14 +206,16 @@ def view(
     (or value) lost per turn, the players, a tile tracker and a legend. Step
     with the arrow keys, Home/End, the slider, the move list, the chart or a
     swipe; B shows or hides the best move; the address keeps the turn (#turn=N).
-    Warnings are told as for chart.
+    Warnings are told as for chart. --game N takes the N-th game of a .jsonl
+    file (a match's output).
 
     Example:
 
         qwirkle view sample_games/296-295.json -o game.html
+        qwirkle view sample_games/corpus-10.jsonl --game 3 -o game3.html
     """
     from ..analysis.analyse import analyse
-    from ..formats.sources import load_record
+    from ..formats.sources import load_game
     from ..outputs.viewer import page
     from ..play.engine import replay
 
@@ -208,10 +223,11 @@ def view(
     assert target is not None
     if target.suffix.lower() not in (".html", ".htm"):
         _fail(f"{target}: give an .html file")
-    loaded = load_record(file)
+    loaded = load_game(file, game)
     history = replay(loaded.record)
-    _write(target, page(history, analyse(history, _engine(engine, history)), title=file.name,  # type: ignore[arg-type]
-                        reading=loaded), force)
+    analysis = analyse(history, _engine(engine, history), movetime_ms=movetime)  # type: ignore[arg-type]
+    title = file.name if game is None else f"{file.name}, game {game}"
+    _write(target, page(history, analysis, title=title, reading=loaded), force)
     _warn(str(file), loaded.told(history.findings))
 
 
@@ -221,6 +237,8 @@ def report(
     output: Annotated[Path, typer.Option("--output", "-o", help="The folder to write into.", show_default=False)],
     force: Annotated[bool, typer.Option("--force", help="Overwrite the report files if they exist.")] = False,
     engine: Annotated[Engine | None, typer.Option("--engine", "-e", help=VIEW_ENGINE_HELP, show_default=False)] = None,
+    movetime: Annotated[int, typer.Option("--movetime", min=1, max=600_000, metavar="MS", help=MOVETIME_HELP)]
+    = MOVETIME_DEFAULT,
 ) -> None:
     """Validate, re-score and analyse a game, and write a report folder.
 
@@ -242,7 +260,7 @@ def report(
     check_folder(output, FILES, force)  # before any work; checked again as the folder goes in place
     loaded = _read(file)
     record = loaded.record
-    done = build(record, file.name, engine.value if engine is not None else recorded_engine(record), loaded)
+    done = build(record, file.name, engine.value if engine is not None else recorded_engine(record), loaded, movetime)
     folder = write_folder(output, done.files, force, FILES)
     for name in done.files:
         _wrote(folder / name)
@@ -266,6 +284,7 @@ def endgame(
     seconds: Annotated[float, typer.Option("--seconds", min=0.01, callback=_finite, help="Time for the search.")] = 5.0,
     candidates: Annotated[int, typer.Option("--candidates", "-n", min=0, help="Other moves to value.")] = 5,
     format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.text,
+    game: GameOption = None,
 ) -> None:
     """Solve a two-player endgame: the best play once the bag is empty.
 
@@ -281,18 +300,19 @@ def endgame(
 
         qwirkle endgame sample_games/296-295.json --turn 61
     """
-    from ..play.endgame import solve, start
+    from ..play.endgame import solve
+    from ..play.endgame_position import start
     from ..play.solution import format_solution
 
-    loaded = _read(file)
+    loaded = read_game(file, game)
     found = start(loaded.record, turn)
-    game, played = found.game, found.played
+    playing, played = found.game, found.played
     _warn(str(file), loaded.with_warnings(found.set_aside)[len(loaded.warnings):])  # (the reading's own were told)
-    solution = solve(game, seconds=seconds, candidates=candidates, include=[played] if played is not None else ())
+    solution = solve(playing, seconds=seconds, candidates=candidates, include=[played] if played is not None else ())
     if format is Format.json:
         data = solution.to_json()
-        data["turn"] = len(game.turns) + 1
+        data["turn"] = len(playing.turns) + 1
         data["played"] = None if played is None else {"move": str(played), "loss": solution.loss(played)}
         _out(json_text(data))
     else:
-        _out(format_solution(solution, game, played, first_turn=len(game.turns) + 1))
+        _out(format_solution(solution, playing, played, first_turn=len(playing.turns) + 1))

@@ -42,6 +42,7 @@ earlier calls.
 from __future__ import annotations
 
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -66,6 +67,29 @@ class TooManyMoves(QwirkleError):
         self.limit = limit
 
 
+@dataclass(slots=True)
+class Cutoff:
+    """How far a caller lets its move generations go (a search's clock and memory bound),
+    read between anchors (every few thousand moves at most: see :data:`ANCHOR_MOST`).
+
+    ``deadline``: a :func:`time.monotonic` time; once past it, a generation stops after the
+    anchor it is on, with the moves found so far (at least one, when there is any).
+    ``most``: the most moves a generation hands back: the best ``most`` in :func:`generate`'s
+    order; while it runs it holds at most twice that, plus one anchor's. ``cut``: set by a
+    generation that stopped early or left moves out (it stays set: the caller clears it).
+    """
+
+    deadline: float | None = None
+    most: int | None = None
+    cut: bool = False
+
+
+ANCHOR_MOST = 20_000
+"""More moves than one anchor can add: ``2 * sum(k * 6!/(6-k)! for k in 1..6)`` = 19,572 for a
+rack of six tiles that may all share a line (every ordering of every part of it, the anchor at
+any place in it, along a row or a column); 9,455 measured on the crowded board of the tests. The
+work a :class:`Cutoff` lets run past its bounds (tens of milliseconds)."""
+
 RawMove = tuple[int, int, tuple[int, ...], tuple[int, ...]]
 """``(score, qwirkles, cell_keys, tiles)``: a move as plain data, its cells and
 tiles in line order (left to right, or top to bottom), as in :attr:`Move.tiles`."""
@@ -89,6 +113,7 @@ def generate(
     rules: Rules = DEFAULT_RULES,
     largest_first: bool = False,
     limit: int | None = None,
+    cutoff: Cutoff | None = None,
 ) -> list[Move]:
     """Every legal move for ``rack`` on ``board``, best score first.
 
@@ -101,16 +126,20 @@ def generate(
             moves (a pathological but legal board may have hundreds of
             thousands); generation stops soon after the limit, so the cost
             stays bounded.
+
+    ``cutoff``: the caller's bounds on time and moves kept (see :class:`Cutoff`; the
+    moves are then the best of those found, and ``cutoff.cut`` says if some were not).
     """
-    return _built(_table(board, rack, rules, largest_first, True, limit))
+    return _built(_table(board, rack, rules, largest_first, True, limit, cutoff))
 
 
-def generate_on(data: BoardData, rack: Sequence[int], rules: Rules = DEFAULT_RULES) -> list[Move]:
+def generate_on(data: BoardData, rack: Sequence[int], rules: Rules = DEFAULT_RULES, cutoff: Cutoff | None = None
+                ) -> list[Move]:
     """The moves of :func:`generate` on the board that ``data`` describes (not empty), from
     data the caller keeps (a :class:`~qwirkle_tools.core.frontier.Line` along pushed and
     popped moves), not this thread's. ``data`` must be of that board and of ``rules``' Qwirkle
-    bonus: nothing checks it."""
-    return _built(_table_on(data, rack, rules, True))
+    bonus: nothing checks it. ``cutoff``: as for :func:`generate`."""
+    return _built(_table_on(data, rack, rules, True, cutoff=cutoff))
 
 
 def _built(table: dict[int, _Entry]) -> list[Move]:
@@ -131,35 +160,59 @@ def generate_raw(
     rules: Rules = DEFAULT_RULES,
     largest_first: bool = False,
     limit: int | None = None,
+    cutoff: Cutoff | None = None,
 ) -> list[RawMove]:
     """The moves of :func:`generate`, in the same order, as ``(score, qwirkles, cell_keys, tiles)``.
 
     ``cell_keys`` are :func:`~qwirkle_tools.core.board.cell_key` values and ``tiles``
     tile numbers (plain ints), both in line order like :attr:`Move.tiles`.
-    ``limit``: as for :func:`generate`.
+    ``limit``, ``cutoff``: as for :func:`generate`.
     """
-    table = _table(board, rack, rules, largest_first, False, limit)
+    table = _table(board, rack, rules, largest_first, False, limit, cutoff)
     return list(map(table.__getitem__, sorted(table)))
 
 
-def generate_raw_on(data: BoardData, rack: Sequence[int], rules: Rules = DEFAULT_RULES) -> list[RawMove]:
+def generate_raw_on(data: BoardData, rack: Sequence[int], rules: Rules = DEFAULT_RULES, cutoff: Cutoff | None = None
+                    ) -> list[RawMove]:
     """The moves of :func:`generate_raw` on the board that ``data`` describes (not empty), from
     data the caller keeps (a search's :class:`~qwirkle_tools.core.frontier.Line`), not this thread's.
-    ``data`` must be of that board and of ``rules``' Qwirkle bonus: nothing checks it."""
-    table = _table_on(data, rack, rules, False)
+    ``data`` must be of that board and of ``rules``' Qwirkle bonus: nothing checks it.
+    ``cutoff``: as for :func:`generate`."""
+    table = _table_on(data, rack, rules, False, cutoff=cutoff)
     return list(map(table.__getitem__, sorted(table)))
 
 
-def _table_on(data: BoardData, rack: Sequence[int], rules: Rules, placements: bool, limit: int | None = None
-              ) -> dict[int, _Entry]:
+def _table_on(data: BoardData, rack: Sequence[int], rules: Rules, placements: bool, limit: int | None = None,
+              cutoff: Cutoff | None = None) -> dict[int, _Entry]:
     """The moves on a non-empty board from its data, by sort key (see _Entry)."""
     table: dict[int, _Entry] = {}
     rack_mask = 0
     for t in rack:
         rack_mask |= 1 << t
     if rack_mask:
-        _moves(data, rack_mask, rules.qwirkle_bonus, placements, table, limit)
+        _moves(data, rack_mask, rules.qwirkle_bonus, placements, table, limit, cutoff)
+        if cutoff is not None and cutoff.most is not None and len(table) > cutoff.most:
+            _keep(table, cutoff)
     return table
+
+
+def _keep(table: dict[int, _Entry], cutoff: Cutoff) -> None:
+    """Leave the table its best ``cutoff.most`` moves (the least sort keys), and say so."""
+    assert cutoff.most is not None
+    for key in sorted(table)[cutoff.most:]:
+        del table[key]
+    cutoff.cut = True
+
+
+def _stop(table: dict[int, _Entry], cutoff: Cutoff) -> bool:
+    """Between two anchors: whether the generation stops there (past the deadline, with a
+    move found); the table cut to its best ``cutoff.most`` once it holds twice that."""
+    if cutoff.most is not None and len(table) > 2 * cutoff.most:
+        _keep(table, cutoff)
+    if cutoff.deadline is not None and table and time.monotonic() > cutoff.deadline:
+        cutoff.cut = True
+        return True
+    return False
 
 
 def best_move(
@@ -169,12 +222,13 @@ def best_move(
     largest_first: bool = False,
     limit: int | None = None,
     spent: list[int] | None = None,
+    cutoff: Cutoff | None = None,
 ) -> Move | None:
     """``generate(...)[0]``, or ``None`` when there is no move, without building every move.
 
     ``spent``: the moves generated to find it are added to ``spent[0]`` (for
-    a caller that bounds its work by the moves generated)."""
-    table = _table(board, rack, rules, largest_first, False, limit)
+    a caller that bounds its work by the moves generated); ``cutoff``: as for :func:`generate`."""
+    table = _table(board, rack, rules, largest_first, False, limit, cutoff)
     if spent is not None:
         spent[0] += len(table)
     if not table:
@@ -203,9 +257,10 @@ _TILE_OF: dict[int, int] = {1 << t: t for t in range(36)}
 _Entry = tuple[int, int, tuple[int, ...], tuple[Any, ...]]
 _Make = Callable[[int], Any]
 _TILE_OF_CODE: _Make = (63).__and__
+_now = time.monotonic
 
 def _table(board: Board | Mapping[int, int], rack: Sequence[int], rules: Rules, largest_first: bool,
-           placements: bool, limit: int | None = None) -> dict[int, _Entry]:
+           placements: bool, limit: int | None = None, cutoff: Cutoff | None = None) -> dict[int, _Entry]:
     cells = board.cells if isinstance(board, Board) else board
     table: dict[int, _Entry] = {}
     if not cells:
@@ -213,7 +268,7 @@ def _table(board: Board | Mapping[int, int], rack: Sequence[int], rules: Rules, 
         return table
     if type(cells) is not dict:
         cells = dict(cells)
-    return _table_on(board_data(cells, rules.qwirkle_bonus), rack, rules, placements, limit)
+    return _table_on(board_data(cells, rules.qwirkle_bonus), rack, rules, placements, limit, cutoff)
 
 
 def _opening(rack: Sequence[int], rules: Rules, largest_first: bool, make: _Make, table: dict[int, _Entry]) -> None:
@@ -249,7 +304,7 @@ _BY_LENGTH: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
 
 def _moves(data: BoardData, rack: int, bonus: int, placements: bool, table: dict[int, _Entry],
-           limit: int | None = None) -> None:
+           limit: int | None = None, cutoff: Cutoff | None = None) -> None:
     """Moves on a non-empty board, generated from anchors.
 
     Every move places a tile on a frontier cell (an empty cell beside the
@@ -283,9 +338,15 @@ def _moves(data: BoardData, rack: int, bonus: int, placements: bool, table: dict
         growers[0][0](*x)
         growers[1][0](*y)
     along_x, along_y = growers[0][1], growers[1][1]
+    twice = deadline = None  # the cutoff's bounds, read between anchors (see _stop)
+    if cutoff is not None:
+        twice, deadline = None if cutoff.most is None else 2 * cutoff.most, cutoff.deadline
     for f, fit, (row, col, n_row, n_col, row_before, row_after, col_before, col_after, code) in anchors:
         if limit is not None and len(table) > limit:  # (an anchor adds a few thousand moves at most)
             raise TooManyMoves(len(table), limit)
+        if (twice is not None and len(table) > twice) or (deadline is not None and table and _now() > deadline):
+            if _stop(table, cutoff):  # type: ignore[arg-type]  # (a cutoff's bounds)
+                return
         score = points[n_row] + points[n_col]
         q = qwirkle[n_row] + qwirkle[n_col]
         base = -(score * 256 + q) << score_shift

@@ -367,6 +367,36 @@ def load_record(path: str | os.PathLike[str]) -> Loaded:
     return _read(found[0])
 
 
+def load_game(path: str | os.PathLike[str], game: int | None = None) -> Loaded:
+    """One game of a file, read as :func:`load_record` reads it: the record of a
+    file of one (game 1), or the game numbered ``game`` of a ``.jsonl`` corpus (a
+    match's output: one record a line, numbered from 1, blank lines not counted),
+    read up to that game only. A corpus of one game needs no number.
+
+    Raises:
+        InputError: as :func:`read_record`, a ``game`` the file does not hold,
+            or a corpus of several games and no ``game``.
+        UnreadableRecord: as :func:`read_record` (that game's text only).
+    """
+    if game is not None and game < 1:
+        raise InputError(f"--game {game}: the games of a file are numbered from 1")
+    wanted = game or 1
+    found, held = None, 0
+    texts = sources([path])
+    for source in texts:
+        held += 1
+        if held == wanted:
+            found = source
+            if game is not None or not source.index:  # (no number: a corpus must hold no other game)
+                break
+        elif held > wanted:
+            held += sum(1 for _ in texts)  # (each line read and let go: the count for the message)
+            raise InputError(f"{path} holds {held:,} games (a .jsonl corpus): choose one with --game N (1 to {held:,})")
+    if found is None:
+        raise InputError(f"--game {game}: {path} holds {held:,} {'game' if held == 1 else 'games'} (1 to {held:,})")
+    return _read(found)
+
+
 def read_records(path: str | os.PathLike[str]) -> list[Record]:
     """Every record in a file: the one of a record, a game or a score
     sheet, each line of a ``.jsonl`` corpus; read as :func:`read_record` does.
@@ -390,7 +420,7 @@ def load_records(path: str | os.PathLike[str]) -> list[Loaded]:
 def _read(source: Source) -> Loaded:
     where = f"{source.path}:{source.index}" if source.index else source.path
     _, data, problems, _, places = read_source(source, exact=True)
-    if any(f.severity == "error" for f in problems):  # (a slip read past, a warning, leaves the record readable)
+    if any(f.is_error for f in problems):  # (a slip read past, a warning, leaves the record readable)
         raise UnreadableRecord(where, tuple(capped(list(problems))))
     findings = schema.check(data)
     if findings:

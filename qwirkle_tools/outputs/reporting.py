@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from ..analysis.analyse import Analysis, analyse, annotated, summary_text
 from ..analysis.rescore import Rescoring, rescore
+from ..analysis.verdicts import MOVETIME_MS
 from ..core.findings import Finding
 from ..core.safetext import csv_cell, one_line
 from ..core.text import count, plural
@@ -62,8 +63,8 @@ def summary(name: str, history: History, rescoring: Rescoring, analysis: Analysi
     else:
         score = ", ".join(f"{n} {t}" for n, t in zip(players, totals))
     end = record.result.end if record.result is not None and record.result.end else "not recorded"
-    errors = [f for f in findings if f.severity == "error"]
-    warnings = [f for f in findings if f.severity == "warning"]
+    errors = [f for f in findings if f.is_error]
+    warnings = [f for f in findings if not f.is_error]
     lines = [f"{name}: {score} (computed; end: {end}), {count(len(record.turns), 'turn')}"]
     if not findings:
         lines.append("valid: no findings")
@@ -90,18 +91,20 @@ class Report:
     valid: bool
 
 
-def build(record: Record, name: str, engine: str = "greedy", reading: Loaded | None = None) -> Report:
+def build(record: Record, name: str, engine: str = "greedy", reading: Loaded | None = None,
+          movetime_ms: int = MOVETIME_MS) -> Report:
     """The report of ``record`` (``name`` heads the summary and the page; the pictures'
     titles name the players): every file of :data:`FILES`, from one replay; analysed with
     ``engine`` (:func:`~qwirkle_tools.analysis.analyse.analyse`'s), whose
     verdicts the annotated record, the table, the summary and the page carry; ``reading``:
-    the file it was read from, for the page's findings (see :func:`~qwirkle_tools.outputs.viewer.page_data`)."""
+    the file it was read from, for the page's findings (see :func:`~qwirkle_tools.outputs.viewer.page_data`);
+    ``movetime_ms``: the engine's time a turn."""
     from . import charts
     from .pictures import board_figure, board_view, game_title
     from .viewer import page
 
     history = replay(record)
-    analysis = analyse(history, engine)  # type: ignore[arg-type]  # (a name analyse checks)
+    analysis = analyse(history, engine, movetime_ms=movetime_ms)  # type: ignore[arg-type]  # (a name analyse checks)
     rescoring = rescore(history)
     text = summary(name, history, rescoring, analysis)
     data = charts.progression_data(history, analysis)
@@ -119,7 +122,7 @@ def build(record: Record, name: str, engine: str = "greedy", reading: Loaded | N
         title = f"{game_title(record.names)}: the final board"  # the players name the game, not the file
         files["board.png"] = charts.render(board_figure(view.board, view.last, title=title, open_cells=view.open_cells), "png")
     files["game.html"] = page(history, analysis, name, rescoring, reading).encode("utf-8")
-    valid = not any(f.severity == "error" for f in history.findings)
+    valid = not any(f.is_error for f in history.findings)
     return Report(text, files, valid)
 
 

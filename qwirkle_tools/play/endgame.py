@@ -26,35 +26,39 @@ one tile is valued from its placements before the move, without a node.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import time
+from collections import Counter
 from collections.abc import Sequence
+from itertools import islice
 
 from ..core.board import STEP_X, STEP_Y, Placement, key_cell
-from ..core.errors import QwirkleError
-from ..core.findings import Finding
 from ..core.frontier import Line
 from ..core.lines import JOIN, line_start
-from ..core.movegen import generate_raw_on
-from ..core.rules import judge_placed
+from ..core.movegen import Cutoff, generate_raw_on
+from ..core.rules import judge, judge_placed
 from ..core.text import count
 from ..core.tiles import TILES
-from ..formats.record import Record, Turn
-from .engine import replay
+from .endgame_position import NotAnEndgame as NotAnEndgame  # (its home: the position a record gives)
+from .endgame_position import Start as Start
+from .endgame_position import position as position
+from .endgame_position import start as start
 from .game import Game, Move
 from .solution import Candidate, Solution
 from .solution import format_solution as format_solution  # (its home is play.solution)
 
 INFINITY = 10**9
 
+MOVES_KEPT = 20_000
+"""The most moves the search keeps of one move generation: the best-scoring (a real endgame has at most
+a few hundred; a crowded board may offer a million, and every one kept costs about 1 kB). A position with
+more is searched over these alone, and the answer says so (:attr:`Solution.cut`)."""
+TABLE_MOST = 250_000
+"""The most positions the transposition table (and each cache by position) holds: full, it is emptied
+and filled again (correct, if slower). With :data:`MOVES_KEPT`, the solver's memory stays under
+about 300 MiB whatever the budget (see ``docs/performance.md``)."""
+
 _EXACT, _LOWER, _UPPER = 0, 1, 2
-
-
-class NotAnEndgame(QwirkleError, ValueError):
-    """The position is not one the solver takes: the bag is not empty, the game
-    does not have two players, or it is over; or a record does not tell the
-    position (its racks), or has no such turn."""
 
 
 class _Spent(Exception):
@@ -82,8 +86,11 @@ class _Search:
         self.racks: list[list[int]] = [[int(t) for t in rack] for rack in game.racks]
         self.to_move = game.to_move
         self.board = Line(self.cells, self.rules.qwirkle_bonus)  # the move generator's data of each board searched
-        self.deadline: float | None = None
+        self.deadline: float | None = None  # when the search under way gives up (_Spent)
         self.max_nodes: int | None = None
+        self.hard: float | None = None  # the end of the whole budget: past it, each generation hands back its first moves
+        self.cutoff = Cutoff(most=MOVES_KEPT)
+        self.cut = False  # some generation was cut short (by the clock or MOVES_KEPT): nothing is proven
         self.nodes = 0
         # the position's key: the XOR of a random number per (cell, tile, player) placed since the root and
         # one for the seat to move (Zobrist hashing: one XOR a tile, where a set of the tiles costs a copy a node)
@@ -124,9 +131,17 @@ class _Search:
         return []
 
     def placements(self, seat: int) -> list[tuple[int, _Raw]]:
-        """The placements of ``seat``'s rack with what each scores (the end bonus counted), best first."""
+        """The placements of ``seat``'s rack with what each scores (the end bonus counted), best first
+        (at most :data:`MOVES_KEPT`). The generation reads the clock: past the search's deadline it
+        gives up (:class:`_Spent`); with none, past the budget's end it hands back the moves found."""
         rack = self.racks[seat]
-        found = generate_raw_on(self.board.data(self.cells), rack, self.rules)
+        cutoff = self.cutoff
+        cutoff.deadline, cutoff.cut = self.deadline if self.deadline is not None else self.hard, False
+        found = generate_raw_on(self.board.data(self.cells), rack, self.rules, cutoff)
+        if cutoff.cut:
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                raise _Spent
+            self.cut = True
         whole = len(rack)
         bonus = self.rules.scored(0, whole, whole, 0)  # the end bonus: a move that empties the rack scores it
         moves: list[tuple[int, _Raw]] = [(m[0] + bonus if len(m[3]) == whole else m[0], (m[2], m[3])) for m in found]
@@ -219,19 +234,31 @@ class _Search:
         """The spread to the end, from the mover's side, with both players greedy."""
         played: list[_Raw] = []
         spread, sign = 0, 1
-        while True:
-            moves = self.moves()
-            if not moves:
-                break
-            points, move = moves[0]
-            spread += sign * points
-            sign = -sign
-            played.append(move)
-            if self.play(move):
-                break
-        for move in reversed(played):
-            self.unplay(move)
+        try:
+            while True:
+                moves = self.moves()  # (out of time, it gives up: the moves played so far are taken back)
+                if not moves:
+                    break
+                points, move = moves[0]
+                spread += sign * points
+                sign = -sign
+                played.append(move)
+                if self.play(move):
+                    break
+        finally:
+            for move in reversed(played):
+                self.unplay(move)
         return spread
+
+    def store(self, key: int, entry: tuple[int, int, int, bool, _Raw, int]) -> None:
+        """A position's entry in the table, emptied first when it holds :data:`TABLE_MOST`
+        (with the caches by position: the memory bound)."""
+        table = self.table
+        if len(table) >= TABLE_MOST:
+            table.clear()
+            self.lones.clear()
+            self.outs.clear()
+        table[key] = entry
 
     def value(self, points: int, move: _Raw, depth: int, alpha: int, beta: int) -> tuple[int, bool]:
         """The value of ``move`` (scoring ``points``) for the mover: its points less
@@ -275,7 +302,7 @@ class _Search:
                 best_move, best_points = first, points
                 alpha = max(alpha, best)
                 if alpha >= beta:
-                    self.table[key] = (best, _LOWER, depth, proven_all, best_move, best_points)
+                    self.store(key, (best, _LOWER, depth, proven_all, best_move, best_points))
                     return best, proven_all
         moves = self.moves()
         if not moves:
@@ -296,7 +323,7 @@ class _Search:
                 if alpha >= beta:
                     break
         flag = _UPPER if best <= start_alpha else _LOWER if best >= beta else _EXACT
-        self.table[key] = (best, flag, depth, proven_all, best_move, best_points)
+        self.store(key, (best, flag, depth, proven_all, best_move, best_points))
         return best, proven_all
 
     def root(self, moves: Sequence[tuple[int, _Raw]], depth: int) -> tuple[int, _Raw, bool]:
@@ -305,7 +332,10 @@ class _Search:
         self.tick()
         best, best_move, proven_all = -INFINITY, moves[0][1], True
         bounds: dict[_Raw, tuple[int, bool]] = {}
+        deadline = self.deadline
         for points, move in moves:
+            if deadline is not None and time.monotonic() > deadline:  # (a move that goes out costs no node)
+                raise _Spent
             if best == -INFINITY or depth <= 1:  # (at depth 1 the replies are playouts: no window)
                 value, proven = self.value(points, move, depth, best, INFINITY)
                 exact = True
@@ -320,44 +350,6 @@ class _Search:
                 best, best_move = value, move
         self.bounds = bounds
         return best, best_move, proven_all
-
-    def candidate(self, points: int, move: _Raw, depth: int) -> int:
-        """The value of a root move (searched ``depth`` plies), from the last root search's
-        bounds: its value if that search found it, else searched below its upper bound."""
-        value, exact = self.bounds.get(move, (INFINITY - 1, False))
-        if exact:
-            return value
-        lower = -INFINITY
-        while lower < value:  # null windows at the upper bound, each lowering it, until it holds (MTD(f))
-            found = self.value(points, move, depth, value - 1, value)[0]
-            if found >= value:
-                lower = found
-            else:
-                value = found
-        return value
-
-    def line(self, first: _Raw, limit: int) -> tuple[Move, ...]:
-        """The principal variation from the root after ``first``: the table's
-        best moves, then the greedy playout's, to the end."""
-        played: list[Move] = []
-        raws: list[_Raw] = []
-        move: _Raw = first
-        points = next(s for s, m in self.moves() if m == move)
-        while len(played) < limit:
-            played.append(_as_move(move, points))
-            raws.append(move)
-            if self.play(move):
-                break
-            moves = self.moves()
-            if not moves:
-                break
-            points, move = moves[0]
-            entry = self.table.get(self.hash)
-            if entry is not None and entry[4] is not None:
-                points, move = next((m for m in moves if m[1] == entry[4]), moves[0])
-        for move in reversed(raws):
-            self.unplay(move)
-        return tuple(played)
 
 
 _STEPS = (STEP_X, -STEP_X, STEP_Y, -STEP_Y)
@@ -423,7 +415,11 @@ def _solve(game: Game, seconds: float | None, max_nodes: int | None, candidates:
         search.deadline = started + share * seconds if seconds is not None else None
         search.max_nodes = int(share * max_nodes) if max_nodes is not None else None
 
+    search.hard = started + 0.8 * seconds if seconds is not None else None  # (a crowded board's moves take long)
     moves = search.moves()
+    if include:
+        moves += _missing(search, include, moves)
+    search.hard = started + seconds if seconds is not None else None
     until(0.5)
     try:
         value, best, proven = search.root(moves, UNLIMITED)
@@ -433,24 +429,87 @@ def _solve(game: Game, seconds: float | None, max_nodes: int | None, candidates:
         value, best, proven, depth = _deepening(search, moves)
     points = dict((m, s) for s, m in moves)
     others: list[Candidate] = []
-    search.deadline = search.max_nodes = None
+    search.deadline, search.max_nodes = search.hard, None  # the moves of include are valued whatever the nodes
     wanted = {_same(_raw(m)) for m in include} - {_same(best)}
-    for s, move in moves:
+    for s, move in moves if wanted else ():
         if _same(move) in wanted:
-            v = search.candidate(s, move, depth)
+            try:
+                v = _candidate(search, s, move, depth)
+            except _Spent:  # out of time: valued by one playout, quick past the budget (so not proven)
+                search.deadline, search.cut = None, True
+                v = min(value, search.value(s, move, 1, -INFINITY, INFINITY)[0])
+                search.deadline = search.hard
             others.append(Candidate(_as_move(move, s), v, value - v))
     until(1.0)
     try:
-        for s, move in [m for m in moves if m[1] != best and _same(m[1]) not in wanted][:candidates]:
-            v = search.candidate(s, move, depth)
+        for s, move in list(islice((m for m in moves if m[1] != best and _same(m[1]) not in wanted), candidates)):
+            v = _candidate(search, s, move, depth)
             others.append(Candidate(_as_move(move, s), v, value - v))
     except _Spent:
         pass
     ranked = sorted([Candidate(_as_move(best, points[best]), value, 0), *others], key=lambda c: c.loss)
     search.deadline = search.max_nodes = None
-    line = search.line(best, limit=200)
-    return Solution(value, line, tuple(ranked), proven, len(line) if proven else depth, search.nodes,
-                    time.monotonic() - started)
+    line = _line(search, best, points[best], limit=200)
+    return Solution(value, line, tuple(ranked), proven and not search.cut, len(line) if proven else depth,
+                    search.nodes, time.monotonic() - started, search.cut)
+
+
+def _missing(search: _Search, include: Sequence[Move], moves: list[tuple[int, _Raw]]) -> list[tuple[int, _Raw]]:
+    """The placements of ``include`` that are legal for the mover but not among ``moves``
+    (a generation cut short leaves moves out), with what each scores."""
+    known = {_same(m) for _, m in moves}
+    rack = search.racks[search.to_move]
+    found: list[tuple[int, _Raw]] = []
+    for move in include:
+        raw = _raw(move)
+        if raw is None or _same(raw) in known or Counter(raw[1]) - Counter(rack):
+            continue
+        judged = judge(search.cells, move.tiles, search.rules)
+        if judged.legal:
+            found.append((search.rules.scored(judged.score.total, len(raw[1]), len(rack), 0), raw))
+            known.add(_same(raw))
+    return found
+
+
+def _candidate(search: _Search, points: int, move: _Raw, depth: int) -> int:
+    """The value of a root move (searched ``depth`` plies), from the last root search's
+    bounds: its value if that search found it, else searched below its upper bound."""
+    value, exact = search.bounds.get(move, (INFINITY - 1, False))
+    if exact:
+        return value
+    lower = -INFINITY
+    while lower < value:  # null windows at the upper bound, each lowering it, until it holds (MTD(f))
+        found = search.value(points, move, depth, value - 1, value)[0]
+        if found >= value:
+            lower = found
+        else:
+            value = found
+    return value
+
+
+def _line(search: _Search, first: _Raw, points: int, limit: int) -> tuple[Move, ...]:
+    """The principal variation from the root after ``first`` (scoring ``points``): the
+    table's best moves, then the greedy playout's, to the end."""
+    played: list[Move] = []
+    raws: list[_Raw] = []
+    move: _Raw = first
+    try:
+        while len(played) < limit:
+            played.append(_as_move(move, points))
+            raws.append(move)
+            if search.play(move):
+                break
+            moves = search.moves()
+            if not moves:
+                break
+            points, move = moves[0]
+            entry = search.table.get(search.hash)
+            if entry is not None and entry[4] is not None:
+                points, move = next((m for m in moves if m[1] == entry[4]), moves[0])
+    finally:
+        for move in reversed(raws):
+            search.unplay(move)
+    return tuple(played)
 
 
 def _same(move: _Raw) -> frozenset[tuple[int, int]] | None:
@@ -477,65 +536,3 @@ def _deepening(search: _Search, moves: list[tuple[int, _Raw]]) -> tuple[int, _Ra
         value, _ = search.value(moves[0][0], moves[0][1], 1, -INFINITY, INFINITY)
         found = (value, moves[0][1], False, 0)
     return found
-
-
-def position(record: Record, turn: int | None = None) -> tuple[Game, Move | None]:
-    """The game and the move of :func:`start` (without the claims it set aside)."""
-    found = start(record, turn)
-    return found.game, found.played
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Start:
-    """An endgame read from a record (:func:`start`): the game before the turn, the move
-    the record played there (``None`` past its end), and the ``score-mismatch`` findings
-    of the turns before it, whose claimed scores were set aside for the computed ones."""
-
-    game: Game
-    played: Move | None
-    set_aside: tuple[Finding, ...]
-
-
-def start(record: Record, turn: int | None = None) -> Start:
-    """The game before turn ``turn`` (1-based) of a record, and the move the
-    record played there; with no ``turn``, the first position with the bag
-    empty. The record must tell every rack (see
-    :meth:`Game.from_record <qwirkle_tools.play.game.Game.from_record>`). A claimed
-    score that differs from the computed one is not the board: the game counts the
-    computed score, and the finding is handed back (:attr:`Start.set_aside`).
-
-    Raises:
-        NotAnEndgame: the record has errors (other than claimed scores), does not
-            tell the racks there, or has no turn ``turn``.
-    """
-    last = len(record.turns) + 1
-    if turn is not None and not 1 <= turn <= last:
-        raise NotAnEndgame(f"--turn {turn}: the record has {count(len(record.turns), 'turn')} "
-                           f"(1 to {last}, {last} after the last)")
-    if turn is None:
-        history = replay(record)
-        turn = next((k + 1 for k in range(len(record.turns) + 1) if history.state(k).bag == 0), None)
-        if turn is None:
-            raise NotAnEndgame("the bag does not empty in this record (or its size is not known)")
-    before = dataclasses.replace(record, turns=record.turns[:turn - 1], result=None)
-    replayed = replay(before, positions=False)
-    claims = tuple(f for f in replayed.findings if f.code == "score-mismatch")
-    if claims:
-        computed = {r.index: r.computed for r in replayed}
-        wrong = {f.turn - 1 for f in claims if f.turn is not None}
-        before = dataclasses.replace(before, turns=tuple(
-            t._replace(score=computed[i]) if i in wrong and computed.get(i) is not None else t
-            for i, t in enumerate(before.turns)))
-    try:
-        game = Game.from_record(before)
-    except ValueError as exc:
-        raise NotAnEndgame(f"before turn {turn}: {exc}") from None
-    return Start(game, _move(record.turns[turn - 1]) if turn <= len(record.turns) else None, claims)
-
-
-def _move(turn: Turn) -> Move | None:
-    if turn.action == "place":
-        return Move.place(turn.tiles) if turn.tiles is not None else None
-    if turn.action == "exchange":
-        return Move.exchange(turn.exchanged) if turn.exchanged is not None else None
-    return Move.pass_turn()

@@ -20,13 +20,14 @@ empty the leave counts nothing, so the player is greedy there.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
 from ..core.board import Placement, key_cell
-from ..core.movegen import RawMove, generate_raw
+from ..core.movegen import Cutoff, RawMove, generate_raw
 from ..core.rules import DEFAULT_RULES, Rules
 from ..core.tiles import TILES, format_tiles
 from .game import Move, SeatView
@@ -65,19 +66,27 @@ class Valued:
         return Move.place((Placement(TILES[t], *key_cell(k)) for k, t in zip(keys, tiles)), self.score)
 
 
+MOVES_KEPT = 20_000
+"""The most placements the player values in one position: the best-scoring (a real game has at most a
+few hundred; a crowded board may offer a million, about 1 kB each)."""
+
+
 def ranked(cells: Mapping[int, int], rack: Sequence[int], bag: int, rules: Rules = DEFAULT_RULES,
-           leaves: Leaves | None = None, limit: int | None = None) -> list[Valued]:
+           leaves: Leaves | None = None, limit: int | None = None, deadline: float | None = None) -> list[Valued]:
     """The seat's legal moves valued by equity, best first (at most ``limit``).
 
     ``cells``: the board (cell key to tile); ``rack``: the mover's tiles;
     ``bag``: the bag's count before the move; ``leaves``: the model
     (``None``: :func:`~qwirkle_tools.play.leaves.default`). On an empty board
     only openings of the rack's largest group are legal, and no exchange.
-    Empty when nothing but a pass is legal.
+    Empty when nothing but a pass is legal. The placements valued are the
+    :data:`MOVES_KEPT` best-scoring, and with a ``deadline`` (a
+    :func:`time.monotonic` time, read by the move generator between anchors)
+    those found by then.
     """
     model = default() if leaves is None else leaves
     opening = not cells
-    moves = generate_raw(cells, rack, rules, largest_first=opening)
+    moves = generate_raw(cells, rack, rules, largest_first=opening, cutoff=Cutoff(deadline, MOVES_KEPT))
     held = tuple(sorted(rack))
     whole = len(held)
     full = (1 << whole) - 1
@@ -135,17 +144,19 @@ def _exchanges(held: tuple[int, ...], most: int) -> tuple[tuple[tuple[int, ...],
     return tuple(found.items())
 
 
-def equity(view: SeatView, seed: int = 0, leaves: Leaves | None = None) -> Move:
+def equity(view: SeatView, seed: int = 0, leaves: Leaves | None = None, movetime_ms: int | None = None) -> Move:
     """The move of highest equity for the seat's view (``seed`` unused: the
-    player is deterministic); a pass when nothing else is legal.
+    player is deterministic); a pass when nothing else is legal. Within
+    ``movetime_ms`` when given: the best of the moves found by then.
 
     Raises:
         ValueError: it is not the seat's turn, or the game is over.
     """
     if view.over or view.seat != view.to_move:
         raise ValueError(f"seat {view.seat} has no move: it is seat {view.to_move}'s turn, or the game is over")
-    best = ranked(view.board.cells, view.rack, view.bag, view.rules, leaves, limit=1)
+    deadline = None if movetime_ms is None else time.monotonic() + 0.9 * movetime_ms / 1000
+    best = ranked(view.board.cells, view.rack, view.bag, view.rules, leaves, limit=1, deadline=deadline)
     return best[0].to_move() if best else Move.pass_turn()
 
 
-__all__ = ["Exchange", "Valued", "equity", "ranked"]
+__all__ = ["MOVES_KEPT", "Exchange", "Valued", "equity", "ranked"]

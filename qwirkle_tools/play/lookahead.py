@@ -37,11 +37,12 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..core.errors import QwirkleError
-from ..core.movegen import RawMove, TooManyMoves, best_move, generate_raw
+from ..core.movegen import Cutoff, RawMove, TooManyMoves, best_move, generate_raw
 from ..core.rules import Rules
 
 CANDIDATES = 8
@@ -66,8 +67,20 @@ class BudgetSpent(QwirkleError):
     """The caller's :data:`Budget` ran out before a judgement was complete."""
 
 
+class OutOfTime(BudgetSpent):
+    """The caller's time (a ``deadline``) ran out before a judgement was complete; the message says whose."""
+
+    def __init__(self, message: str = "its time ran out") -> None:
+        super().__init__(message)
+
+
+def _check(deadline: float | None) -> None:
+    if deadline is not None and time.monotonic() > deadline:
+        raise OutOfTime
+
+
 def _generated(budget: Budget | None, bag_after: int | None, cells: dict[int, int], rack: Sequence[int],
-               rules: Rules) -> int:
+               rules: Rules, deadline: float | None = None) -> int:
     """The best score ``rack`` makes on ``cells`` (0 for no move), the end
     bonus counted when the move empties the rack and ``bag_after`` is 0; the
     moves generated charged to ``budget``, each position at most
@@ -76,8 +89,10 @@ def _generated(budget: Budget | None, bag_after: int | None, cells: dict[int, in
     Raises:
         TooManyMoves: the position has more than :data:`REPLY_LIMIT` moves.
         BudgetSpent: the budget ran out.
+        OutOfTime: ``deadline`` passed (the generation reads it between anchors).
     """
     limit = REPLY_LIMIT
+    cutoff = None if deadline is None else Cutoff(deadline)
     if budget is not None:
         if budget[0] <= 0:
             raise BudgetSpent("the analysis budget is spent")
@@ -85,11 +100,11 @@ def _generated(budget: Budget | None, bag_after: int | None, cells: dict[int, in
     spent = [0]
     try:
         if bag_after == 0:
-            moves = generate_raw(cells, rack, rules, limit=limit)
+            moves = generate_raw(cells, rack, rules, limit=limit, cutoff=cutoff)
             spent[0] = len(moves)
             best = max((rules.scored(s, len(t), len(rack), 0) for s, _, _, t in moves), default=0)
         else:
-            found = best_move(cells, rack, rules, limit=limit, spent=spent)
+            found = best_move(cells, rack, rules, limit=limit, spent=spent, cutoff=cutoff)
             best = found.score if found is not None else 0
     except TooManyMoves as many:
         if budget is not None:
@@ -99,6 +114,8 @@ def _generated(budget: Budget | None, bag_after: int | None, cells: dict[int, in
         raise
     if budget is not None:
         budget[0] -= spent[0]
+    if cutoff is not None and cutoff.cut:
+        raise OutOfTime
     return best
 
 
@@ -155,20 +172,23 @@ def sample_racks(pool: Sequence[int], size: int, samples: int, seed: int) -> lis
 
 
 def expected_reply(cells: dict[int, int], racks: Sequence[tuple[tuple[int, ...], int]], bag_after: int | None,
-                   rules: Rules, cap: float = math.inf, budget: Budget | None = None) -> float | None:
+                   rules: Rules, cap: float = math.inf, budget: Budget | None = None, deadline: float | None = None
+                   ) -> float | None:
     """The mean over ``racks`` (weighted by their counts) of the best score
     each makes on ``cells``; the end bonus counted when the reply empties the
     rack and ``bag_after`` is 0. ``None`` as soon as the weighted sum of the
     replies reaches ``cap`` times the total weight (replies are never
     negative, so the mean is then at least ``cap``). Each reply position's
-    moves are charged to ``budget`` (see :class:`BudgetSpent`)."""
+    moves are charged to ``budget`` (see :class:`BudgetSpent`); past ``deadline``
+    (:func:`time.monotonic`), :class:`OutOfTime` is raised."""
     total = 0
     n = sum(weight for _, weight in racks)
     stop = cap * n
     for rack, weight in racks:
         if not rack:
             continue
-        best = _generated(budget, bag_after, cells, rack, rules)
+        _check(deadline)
+        best = _generated(budget, bag_after, cells, rack, rules, deadline)
         total += best * weight
         if total >= stop:
             return None
@@ -177,7 +197,8 @@ def expected_reply(cells: dict[int, int], racks: Sequence[tuple[tuple[int, ...],
 
 def judge(cells: dict[int, int], moves: Sequence[RawMove], rack: Sequence[int], pool: Sequence[int], reply_rack: int,
           bag: int | None, rules: Rules, seed: int, settings: Settings = DEFAULT,
-          played: RawMove | None | bool = False, budget: Budget | None = None) -> tuple[list[Judged], Judged | None]:
+          played: RawMove | None | bool = False, budget: Budget | None = None, deadline: float | None = None
+          ) -> tuple[list[Judged], Judged | None]:
     """The candidates among ``moves`` (the legal moves for ``rack``, best score
     first) judged, best value first; and the judgement of ``played`` (a
     move, ``None`` for an exchange or pass, ``False``: none), which is among them.
@@ -194,11 +215,14 @@ def judge(cells: dict[int, int], moves: Sequence[RawMove], rack: Sequence[int], 
 
     ``budget``: the moves generated for every reply position (up to K + 1
     candidates times S racks) are charged to it, as the moves of the
-    mover's own position are (the analysis' bound for a record).
+    mover's own position are (the analysis' bound for a record). ``deadline``: a
+    :func:`time.monotonic` time the judgement must end by (read before each reply
+    position, and by the move generator inside each).
 
     Raises:
         TooManyMoves: a reply position has more than :data:`REPLY_LIMIT` moves.
         BudgetSpent: ``budget`` ran out.
+        OutOfTime: ``deadline`` passed.
     """
     rack_size = len(rack)
 
@@ -210,7 +234,7 @@ def judge(cells: dict[int, int], moves: Sequence[RawMove], rack: Sequence[int], 
 
     def one(move: RawMove | None, best: float = -math.inf) -> Judged | None:
         if move is None:
-            reply = expected_reply(cells, racks, bag, rules, budget=budget)
+            reply = expected_reply(cells, racks, bag, rules, budget=budget, deadline=deadline)
             assert reply is not None
             return Judged(None, 0, reply)
         score = total(move)
@@ -225,10 +249,10 @@ def judge(cells: dict[int, int], moves: Sequence[RawMove], rack: Sequence[int], 
             left = list(rack)
             for t in move[3]:
                 left.remove(t)
-            kept = settings.keep * (_generated(budget, None, after, left, rules) if left else 0)
+            kept = settings.keep * (_generated(budget, None, after, left, rules, deadline) if left else 0)
         if score + kept <= best:
             return None
-        reply = expected_reply(after, racks, bag_after, rules, score + kept - best, budget)
+        reply = expected_reply(after, racks, bag_after, rules, score + kept - best, budget, deadline)
         return None if reply is None else Judged(move, score, reply, kept)
 
     judged: list[Judged] = []
@@ -253,28 +277,37 @@ def judge(cells: dict[int, int], moves: Sequence[RawMove], rack: Sequence[int], 
 
 
 def choose(cells: dict[int, int], rack: Sequence[int], pool: Sequence[int], reply_rack: int, bag: int | None,
-           rules: Rules, seed: int, settings: Settings = DEFAULT) -> RawMove | None:
+           rules: Rules, seed: int, settings: Settings = DEFAULT, movetime_ms: int | None = None) -> RawMove | None:
     """The placement the engine plays (``None`` when no placement is legal).
 
     On an empty board the opening rule applies: every opening it allows places
     a group of the same size for the same score, and the first is played. In
     a position with more than :data:`REPLY_LIMIT` moves (the mover's or a
-    reply's) the best-scoring move is played, as greedy play would."""
+    reply's) the best-scoring move is played, as greedy play would. Within
+    ``movetime_ms`` when it is given (every move generation reads the clock):
+    out of time, the best-scoring move found so far.
+    """
     if not cells:
         moves = generate_raw(cells, rack, rules, largest_first=True)
         return moves[0] if moves else None
-    moves = generate_raw(cells, rack, rules)
-    if not moves:
-        return None
-    if len(moves) == 1 or len(moves) > REPLY_LIMIT:
-        return moves[0]
+    deadline = None if movetime_ms is None else time.monotonic() + 0.9 * movetime_ms / 1000
+    cutoff = Cutoff(deadline)
     try:
-        ranked, _ = judge(cells, moves, rack, pool, reply_rack, bag, rules, seed, settings)
-    except TooManyMoves:
+        moves = generate_raw(cells, rack, rules, limit=REPLY_LIMIT, cutoff=cutoff)
+    except TooManyMoves:  # the best score, one move kept (bounded memory), within the time
+        found = best_move(cells, rack, rules, cutoff=Cutoff(deadline, most=1))
+        return None if found is None else (found.score, found.qwirkles, tuple(p.key for p in found.tiles),
+                                           tuple(int(p.tile) for p in found.tiles))
+    if len(moves) <= 1 or len(moves) > REPLY_LIMIT or cutoff.cut:
+        return moves[0] if moves else None
+    try:
+        ranked, _ = judge(cells, moves, rack, pool, reply_rack, bag, rules, seed, settings, deadline=deadline)
+    except (TooManyMoves, OutOfTime):
         return moves[0]
     return ranked[0].move
 
 
-__all__ = ["CANDIDATES", "DEFAULT", "MARGIN", "REPLY_LIMIT", "SAMPLES", "Budget", "BudgetSpent", "Judged", "Settings",
+__all__ = ["CANDIDATES", "DEFAULT", "MARGIN", "REPLY_LIMIT", "SAMPLES", "Budget", "BudgetSpent", "Judged", "OutOfTime",
+           "Settings",
            "choose",
            "expected_reply", "judge", "sample_racks"]

@@ -4,8 +4,11 @@
 * ``random``: any legal placement, uniformly;
 * ``lookahead``: the look-ahead engine's placement (:mod:`qwirkle_tools.play.lookahead`);
 * ``equity``: the move of highest score plus leave value, exchanges included (:mod:`qwirkle_tools.play.equity`);
-* ``sim``: the simulation engine's placement (:mod:`qwirkle_tools.play.simulation`), within a
-  time per move when one is given (:data:`TIMED`).
+* ``sim``: the simulation engine's placement (:mod:`qwirkle_tools.play.simulation`).
+
+The three searches keep a time per move when one is given (:data:`TIMED`: a match's
+``--movetime``), their move generations included; in a real game they take a small
+part of it, so the time decides nothing there (only a pathological board makes it bite).
 
 A player with no legal placement exchanges its whole rack (as much of it as
 the bag allows); with the bag empty it passes. Each choice is seeded (the
@@ -53,12 +56,13 @@ def random_placement(view: SeatView, seed: int = 0) -> Move:
     return fallback(view)
 
 
-def lookahead(view: SeatView, seed: int = 0, settings: Settings = DEFAULT) -> Move:
-    """The look-ahead engine's placement (the next player's rack sampled by ``seed``), else the fallback."""
+def lookahead(view: SeatView, seed: int = 0, settings: Settings = DEFAULT, movetime_ms: int | None = None) -> Move:
+    """The look-ahead engine's placement (the next player's rack sampled by ``seed``), else the
+    fallback; within ``movetime_ms`` when given."""
     cells = view.board.cells
     pool = each_copy(view.unseen)
     following = view.rack_sizes[(view.seat + 1) % len(view.rack_sizes)]
-    found = choose(dict(cells), list(view.rack), pool, following, view.bag, view.rules, seed, settings)
+    found = choose(dict(cells), list(view.rack), pool, following, view.bag, view.rules, seed, settings, movetime_ms)
     if found is None:
         return fallback(view)
     score, _, keys, tiles = found
@@ -82,9 +86,19 @@ def fallback(view: SeatView) -> Move:
     return Move.pass_turn()
 
 
+def timed_lookahead(view: SeatView, seed: int, movetime_ms: int) -> Move:
+    """:func:`lookahead` within ``movetime_ms``."""
+    return lookahead(view, seed, movetime_ms=movetime_ms)
+
+
+def timed_equity(view: SeatView, seed: int, movetime_ms: int) -> Move:
+    """:func:`~qwirkle_tools.play.equity.equity` within ``movetime_ms``."""
+    return equity(view, seed, movetime_ms=movetime_ms)
+
+
 BUILT_IN: dict[str, Policy] = {"greedy": greedy, "random": random_placement, "lookahead": lookahead, "equity": equity,
                                "sim": sim}
-TIMED: dict[str, TimedPolicy] = {"sim": sim}
+TIMED: dict[str, TimedPolicy] = {"lookahead": timed_lookahead, "equity": timed_equity, "sim": sim}
 """The built-in policies that take a match's time per move (the others ignore it)."""
 
 
@@ -101,4 +115,4 @@ def policy(name: str) -> Policy:
 
 
 __all__ = ["BUILT_IN", "POLICIES", "TIMED", "Policy", "PolicyName", "TimedPolicy", "equity", "fallback", "greedy",
-           "lookahead", "policy", "random_placement", "sim"]
+           "lookahead", "policy", "random_placement", "sim", "timed_equity", "timed_lookahead"]

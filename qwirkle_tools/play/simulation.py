@@ -71,8 +71,8 @@ from itertools import islice
 
 from ..core.board import Placement, key_cell
 from ..core.frontier import kept, restore
-from ..core.movegen import RawMove, TooManyMoves, generate_raw
-from ..core.rules import Rules
+from ..core.movegen import Cutoff, RawMove, TooManyMoves, best_move, generate_raw
+from ..core.rules import Rules, judge
 from ..core.tiles import RACK_SIZE, TILES, each_copy
 from .endgame import solve
 from .game import Game, Move, SeatView
@@ -254,7 +254,7 @@ def evaluate(cells: Mapping[int, int], rack: Sequence[int], pool: Sequence[int],
     rng = random.Random(seed)
     done = 0
     while done < settings.iterations and (run.alive_count > 1 or done < settings.minimum):  # (one alone: valued)
-        run.iterate(rng)
+        run.iterate(rng, deadline)
         done += 1
         if done >= settings.minimum and (done - settings.minimum) % CHECK_EVERY == 0:
             run.prune(settings.z)
@@ -283,12 +283,15 @@ class _Run:
         self.scores = [0 if m is None else rules.scored(m[0], len(m[3]), whole, bag) for m in moves]
         self.root = kept()  # the move generator's data for the root's board (the ranking's last call)
 
-    def iterate(self, rng: random.Random) -> None:
-        """One iteration: a shuffle of the unseen tiles, every live candidate played out on it."""
+    def iterate(self, rng: random.Random, deadline: float | None = None) -> None:
+        """One iteration: a shuffle of the unseen tiles, every live candidate played out on it
+        (past ``deadline``, those played out so far: the candidates' means are of their own iterations)."""
         order = list(self.pool)
         rng.shuffle(order)
         for i, move in enumerate(self.moves):
             if self.alive[i]:
+                if deadline is not None and self.values[i] and time.monotonic() > deadline:
+                    return
                 self.values[i].append(self._playout(move, self.scores[i], order))
 
     def _playout(self, move: RawMove | None, score: int, order: list[int]) -> float:
@@ -398,20 +401,29 @@ def _endgame(cells: dict[int, int], rack: list[int], pool: Sequence[int], rules:
     game = Game(("mover", "other"), [rack, list(pool)], [], 0, rules, board=board)
     include = [] if played is False else [Move.pass_turn() if played is None else as_move(played)]  # type: ignore[arg-type]
     nodes = settings.small_nodes if len(rack) + len(pool) <= SMALL_ENDGAME else settings.endgame_nodes
-    solution = solve(game, None if movetime_ms is None else movetime_ms / 1000, nodes,
+    solution = solve(game, None if movetime_ms is None else 0.9 * movetime_ms / 1000, nodes,
                      settings.candidates if others is None else others, include)
-    raw = {frozenset(zip(m[2], m[3])): m for m in generate_raw(cells, rack, rules)}
-    entries = []
-    for c in solution.candidates:
-        move = None if c.move.action != "place" else raw[frozenset((p.key, int(p.tile)) for p in c.move.tiles)]
-        entries.append(Simulated(move, c.move.score or 0, float(c.value), 0, 0.0, exact=True))
+    entries = [Simulated(None if c.move.action != "place" else _as_raw(cells, c.move, rules), c.move.score or 0,
+                         float(c.value), 0, 0.0, exact=True) for c in solution.candidates]
     if tally is not None:
         tally.endgames += 1
         tally.endgame_seconds += time.monotonic() - started
     mine = None
-    if played is not False:
-        mine = next((e for e in entries if e.move == played), None)  # (None: not a legal move here)
+    if played is not False:  # (None: not a legal move here)
+        mine = next((e for e in entries if _same(e.move) == _same(played)), None)  # type: ignore[arg-type]
     return entries, mine
+
+
+def _as_raw(cells: Mapping[int, int], move: Move, rules: Rules) -> RawMove:
+    """A legal placement of the solver's as a raw move (its score without the end bonus, its
+    Qwirkles), judged alone: generating every move to find it costs seconds on a crowded board."""
+    score = judge(cells, move.tiles, rules).score
+    return score.total, score.qwirkles, tuple(p.key for p in move.tiles), tuple(int(p.tile) for p in move.tiles)
+
+
+def _same(move: RawMove | None) -> frozenset[tuple[int, int]] | None:
+    """A move's tiles on their cells, whatever order it lists them in."""
+    return None if move is None else frozenset(zip(move[2], move[3]))
 
 
 def as_move(raw: RawMove, score: int | None = None) -> Move:
@@ -449,8 +461,11 @@ def choose(view: SeatView, seed: int = 0, movetime_ms: int | None = None, settin
                                      movetime_ms=movetime_ms, static=static, tally=tally)
                 if tally is not None:
                     tally.simulated += 1
-    except TooManyMoves:
-        ranked = [Simulated(m, 0, 0.0, 0, 0.0) for m in generate_raw(cells, rack, view.rules)[:1]]
+    except TooManyMoves:  # the best score, found within the time left (one move kept: bounded memory)
+        deadline = None if movetime_ms is None else started + movetime_ms / 1000
+        found = best_move(cells, rack, view.rules, cutoff=Cutoff(deadline, most=1))
+        ranked = [] if found is None else [Simulated((found.score, found.qwirkles, tuple(p.key for p in found.tiles),
+                                                      tuple(int(p.tile) for p in found.tiles)), 0, 0.0, 0, 0.0)]
     if tally is not None:
         tally.per_move.append(time.monotonic() - started)
     if not ranked:

@@ -36,7 +36,11 @@ class Solution:
     reached the end of the game on every line it needed (the value is exact),
     else ``depth`` is the last depth it completed within the budget (the
     value is then that depth's, with greedy playouts below it). ``nodes`` counts
-    the positions searched, ``seconds`` the time taken.
+    the positions searched, ``seconds`` the time taken. ``cut``: some move
+    generation was cut short, by the budget (a crowded board may offer a
+    million moves, seconds of work each time) or by the moves the search keeps
+    (:data:`~qwirkle_tools.play.endgame.MOVES_KEPT`): the moves searched there
+    were the best found, not all, and nothing is proven.
     """
 
     value: int
@@ -46,6 +50,7 @@ class Solution:
     depth: int
     nodes: int
     seconds: float
+    cut: bool = False
 
     @property
     def best(self) -> Move:
@@ -62,7 +67,7 @@ class Solution:
     def to_json(self) -> dict[str, JSON]:
         return {
             "value": self.value, "proven": self.proven, "depth": self.depth, "nodes": self.nodes,
-            "seconds": round(self.seconds, 3), "line": [str(m) for m in self.line],
+            "seconds": round(self.seconds, 3), "cut": self.cut, "line": [str(m) for m in self.line],
             "candidates": [{"move": str(c.move), "value": c.value, "loss": c.loss} for c in self.candidates],
         }
 
@@ -74,6 +79,8 @@ def format_solution(solution: Solution, game: Game, played: Move | None = None, 
     mover = names[game.to_move]
     how = "proven" if solution.proven else \
         f"searched {solution.depth} {'ply' if solution.depth == 1 else 'plies'} deep, greedy play below"
+    if solution.cut:
+        how += "; not every move was generated within the time or the memory bound: the best found were searched"
     lines = [f"{mover} to move; the bag is empty; " + ", ".join(f"{n} {s}" for n, s in zip(names, game.scores)),
              "racks: " + ", ".join(f"{n} {format_tiles(r)}" for n, r in zip(names, game.racks)),
              f"best play: {solution.value:+d} for {mover} from here ({how})", "line:"]

@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from brute_force import after, minimax
 
 from qwirkle_tools import loads

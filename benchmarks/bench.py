@@ -40,7 +40,7 @@ def corpus(games: int) -> Path:
         return path
     import orjson
 
-    from qwirkle_tools.play.simulate import simulate
+    from qwirkle_tools.engines.selfplay import simulate
 
     OUT.mkdir(exist_ok=True)
     tmp = path.with_suffix(".tmp")
@@ -136,7 +136,7 @@ def main() -> None:
     ]:
         rows.append((name, f"{1e6 * best_of(args.repeat, fn) / n:,.0f} us/game"))
     gc.enable()
-    from qwirkle_tools.formats.notation import format_qgn, parse_qgn
+    from qwirkle_tools.formats.qgn import format_qgn, parse_qgn
 
     texts = [format_qgn(r) for r in records]
     qgn_sources = [Source("game.qgn", 0, t.encode()) for t in texts]
@@ -151,7 +151,7 @@ def main() -> None:
     t = best_of(args.repeat, lambda: [rescore(r) for r in few])
     rows.append(("rescore (full breakdowns)", f"{len(few) / t:,.0f} games/s"))
     from qwirkle_tools.analysis.analyse import analyse
-    from qwirkle_tools.play.simulate import simulate
+    from qwirkle_tools.engines.selfplay import simulate
 
     t = best_of(1, lambda: [simulate(2, seed, "greedy") for seed in range(args.sims)])
     rows.append(("self-play, greedy, 2 players (full move generation)", f"{args.sims / t:,.1f} games/s"))

@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the tests' brute force, the one referee
 from brute_force import endgame, minimax  # noqa: E402
 
-from qwirkle_tools.play.endgame import solve  # noqa: E402
+from qwirkle_tools.engines.endgame import solve  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -27,12 +27,12 @@ from pathlib import Path
 
 from qwirkle_tools.bots.match import Match, Tally, run_games
 from qwirkle_tools.core.movegen import generate_raw
+from qwirkle_tools.engines.equity import equity, ranked
+from qwirkle_tools.engines.leaves import Leaves, default
+from qwirkle_tools.engines.policies import BUILT_IN
+from qwirkle_tools.engines.selfplay import game_seed, simulate
 from qwirkle_tools.formats.record import from_data
-from qwirkle_tools.play.equity import equity, ranked
 from qwirkle_tools.play.game import Move, SeatView
-from qwirkle_tools.play.leaves import Leaves, default
-from qwirkle_tools.play.policies import BUILT_IN
-from qwirkle_tools.play.simulate import game_seed, simulate
 
 
 def match(games: int, seed: int, jobs: int, leaves: Path | None) -> str:

@@ -24,9 +24,10 @@ import time
 from multiprocessing import Pool
 
 from qwirkle_tools.bots.match import wilson
+from qwirkle_tools.engines.lookahead import Settings
+from qwirkle_tools.engines.policies import PolicyName as Policy
+from qwirkle_tools.engines.selfplay import game_seed, simulate
 from qwirkle_tools.formats.record import Record
-from qwirkle_tools.play.lookahead import Settings
-from qwirkle_tools.play.simulate import Policy, game_seed, simulate
 
 
 def one_game(args: tuple[int, int, int, int, float]) -> tuple[int, int]:

@@ -9,9 +9,9 @@ Plays ``--games`` two-player games of ``sim`` (player A) against each
 ``--opponent`` (repeat the option) with :mod:`qwirkle_tools.bots.match`:
 paired deals (each deal played twice, the seats swapped), over ``--jobs``
 processes (the games are the same for any number). Each ``--variant``
-(``name=value`` pairs of :class:`~qwirkle_tools.play.simulation.Settings`,
+(``name=value`` pairs of :class:`~qwirkle_tools.engines.simulation.Settings`,
 repeat the option; none: the defaults) is one row, played by the static
-player ``--static`` (``score``: the engine's, :data:`~qwirkle_tools.play.simulation.STATIC`;
+player ``--static`` (``score``: the engine's, :data:`~qwirkle_tools.engines.simulation.STATIC`;
 ``equity``: the equity player's ranking and leave values). A row gives sim's
 wins, draws and losses, its score rate with the 95 % Wilson interval, the
 mean margin with its 95 % interval, the seconds of one core per game (both
@@ -43,10 +43,10 @@ from typing import IO
 
 from qwirkle_tools.bots.match import Match, Played, Tally, names_of, play_pair
 from qwirkle_tools.corpus.pool import ordered_map
+from qwirkle_tools.engines import equity, leaves, policies, simulation
 from qwirkle_tools.formats.fileio import AtomicFile
 from qwirkle_tools.formats.jsontext import parse_json
 from qwirkle_tools.formats.record import from_data
-from qwirkle_tools.play import equity, leaves, policies, simulation
 from qwirkle_tools.play.game import Move, SeatView
 
 NAME = "sim-bench"

@@ -6,7 +6,8 @@ building only on those before it (``tests/test_layers.py`` holds the rules):
 
 * :mod:`~qwirkle_tools.core`: tiles, the board, lines, the rules, the move generator, findings;
 * :mod:`~qwirkle_tools.formats`: JSON text, the schema, the record format, the notation, score sheets, sources;
-* :mod:`~qwirkle_tools.play`: the engine's replay, the playable game, the look-ahead, policies, self-play;
+* :mod:`~qwirkle_tools.play`: the game: a record's replay, the playable game;
+* :mod:`~qwirkle_tools.engines`: the players by name, self-play, the look-ahead, equity, simulation, the endgame solver;
 * :mod:`~qwirkle_tools.analysis`: the validator, re-scoring, best moves and points lost;
 * :mod:`~qwirkle_tools.outputs`: charts, board pictures, the viewer, the report, conversion;
 * :mod:`~qwirkle_tools.corpus`: rows, statistics, tables, the process pool, the Dask cluster;
@@ -58,15 +59,16 @@ TYPE_CHECKING = False  # (typing itself is not imported: the command's start sta
 if TYPE_CHECKING:  # the same names as PUBLIC (a test holds them equal), for type checkers
     from typing import Any
 
+    from .analysis.facade import analyse, load, validate
     from .core.board import Board, Placement
     from .core.errors import QwirkleError
     from .core.findings import CODES, Finding
+    from .core.move import Move, MoveError
     from .core.rules import Rules, ScoreBreakdown, Violation, judge
     from .core.tiles import Tile, TileError
     from .formats.record import Record, RecordError, Setup, Turn, dumps, from_data, loads
     from .play.engine import GameState, History, IllegalMoveError, TurnResult, replay
     from .play.game import Game, SeatView
-    from .play.move import Move, MoveError
 
 PUBLIC = {
     "core.board": ("Board", "Placement"),
@@ -77,7 +79,8 @@ PUBLIC = {
     "formats.record": ("Record", "RecordError", "Setup", "Turn", "dumps", "from_data", "loads"),
     "play.engine": ("GameState", "History", "IllegalMoveError", "TurnResult", "replay"),
     "play.game": ("Game", "SeatView"),
-    "play.move": ("Move", "MoveError"),
+    "core.move": ("Move", "MoveError"),
+    "analysis.facade": ("analyse", "load", "validate"),
 }
 """The flat facade, ``from qwirkle_tools import Game``: each module and the names it gives."""
 
@@ -107,11 +110,14 @@ __all__ = [  # for static tools; the same names as PUBLIC (a test holds them equ
     "TurnResult",
     "Violation",
     "__version__",
+    "analyse",
     "dumps",
     "from_data",
     "judge",
+    "load",
     "loads",
     "replay",
+    "validate",
 ]
 
 

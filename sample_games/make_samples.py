@@ -2,21 +2,27 @@
 
 Every sample is made from a seeded self-play game or written out below, so
 the files are reproducible; ``tests/test_samples.py`` pins what the
-validator finds in each, and ``README.md`` here describes them.
+validator finds in each, and ``README.md`` here describes them. Two are
+stored once, not made here: ``weak-play.json`` and ``corpus-10.jsonl`` hold
+games of random play by the self-play of release 0.1 (whose random player drew
+from the dealer's generator; today's draws from the turn's seed, as every player
+does), kept as they were because the guides quote them; ``mistakes.json`` is
+made from the stored ``weak-play.json``.
 """
 
 from __future__ import annotations
 
-import copy
 import json
 from pathlib import Path
 from typing import Any
 
+from qwirkle_tools.engines.selfplay import simulate
 from qwirkle_tools.formats.sources import read_record
-from qwirkle_tools.play.simulate import simulate
 
 HERE = Path(__file__).parent
 GAME_296_295 = Path(__file__).parent / "296-295.qgn"
+WEAK_PLAY = Path(__file__).parent / "weak-play.json"
+"""Stored once (see the module's notes)."""
 """The one copy of the 296-295 game (``tools/search_296_295.py`` finds it); its record and its sheet are made from it."""
 
 
@@ -33,8 +39,8 @@ def complete() -> dict[str, Any]:
 
 
 def weak_play() -> dict[str, Any]:
-    """A whole legal game where both players pick moves at random: much to analyse."""
-    game = _named(simulate(2, 12, "random"), "Club night, beginners")
+    """A whole legal game where both players pick moves at random: much to analyse (stored once)."""
+    game: dict[str, Any] = json.loads(WEAK_PLAY.read_text(encoding="utf-8"))
     return game
 
 
@@ -147,7 +153,6 @@ def game_296_295() -> dict[str, Any]:
 SAMPLES = {
     "complete-2p.json": complete,
     "296-295.json": game_296_295,
-    "weak-play.json": weak_play,
     "mistakes.json": mistakes,
     "double-qwirkle.json": double_qwirkle,
     "score-sheet.json": score_sheet,
@@ -195,11 +200,6 @@ def main() -> None:
     for name, make in SAMPLES.items():
         (HERE / name).write_text(json.dumps(make(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"wrote {HERE / name}")
-    corpus = [copy.deepcopy(simulate(2, seed, "random" if seed % 2 else "greedy")) for seed in range(100, 110)]
-    with open(HERE / "corpus-10.jsonl", "w", encoding="utf-8") as f:
-        for game in corpus:
-            f.write(json.dumps(game, separators=(",", ":")) + "\n")
-    print(f"wrote {HERE / 'corpus-10.jsonl'}")
 
 
 if __name__ == "__main__":

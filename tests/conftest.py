@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from qwirkle_tools.analysis.validate import check_data
-from qwirkle_tools.play.simulate import simulate
+from qwirkle_tools.engines.selfplay import simulate
 
 # the scratch space of every Dask scheduler and worker the tests start (here or as child processes)
 # in a folder of this run, removed at its end, not /tmp/dask-scratch-space

@@ -722,7 +722,7 @@ _WRITTEN_PIECES = ["@", ",", ".", "-", "{", "}", "\"", "\\", " ", "\n", "|", ";"
 
 
 def _qgn_bases() -> list[tuple[str, str]]:
-    from qwirkle_tools.formats.notation import format_qgn
+    from qwirkle_tools.formats.qgn import format_qgn
     from qwirkle_tools.formats.record import from_data
 
     out = []

@@ -11,7 +11,7 @@ import pytest
 from brute_force import after, minimax
 
 from qwirkle_tools import loads
-from qwirkle_tools.play.endgame import position
+from qwirkle_tools.engines.endgame import position
 
 ROOT = Path(__file__).parent.parent
 GAME = ROOT / "sample_games" / "296-295.json"

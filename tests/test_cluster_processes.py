@@ -21,7 +21,7 @@ from test_corpus import corpus
 
 from qwirkle_tools.corpus import cluster
 from qwirkle_tools.corpus.rows import run
-from qwirkle_tools.play.simulate import simulate_line
+from qwirkle_tools.engines.selfplay import simulate_line
 
 distributed = pytest.importorskip("distributed")
 

@@ -153,7 +153,7 @@ def expected(path: Path, annotate: bool = False) -> object:
 def reads_back(path: Path) -> object:
     """The one record in ``path``, read in the form its name says, and checked: the file is
     that form (a .qgn file is the notation, with no mistake; .jsonl one record a line)."""
-    from qwirkle_tools.formats.notation import parse_qgn
+    from qwirkle_tools.formats.qgn import parse_qgn
     from qwirkle_tools.formats.sources import read_records
 
     text = path.read_text()

@@ -9,7 +9,7 @@ from brute_force import after, endgame, minimax
 
 from qwirkle_tools import Game, loads
 from qwirkle_tools.core.movegen import generate_raw
-from qwirkle_tools.play.endgame import UNLIMITED, NotAnEndgame, _Raw, _Search, format_solution, position, solve
+from qwirkle_tools.engines.endgame import UNLIMITED, NotAnEndgame, _Raw, _Search, format_solution, position, solve
 
 SAMPLES = Path(__file__).parent.parent / "sample_games"
 
@@ -199,7 +199,7 @@ def test_the_solver_keeps_its_budget_on_a_crowded_board() -> None:
     # that never read the clock; now every generation does, and the answer comes at the budget
     import time
 
-    from qwirkle_tools.play.endgame import MOVES_KEPT
+    from qwirkle_tools.engines.endgame import MOVES_KEPT
 
     game = crowded_game()
     lone = next(m for m in game.legal_moves() if len(m.tiles) == 1)  # not among the best MOVES_KEPT

@@ -13,7 +13,7 @@ from qwirkle_tools.analysis.validate import check_data
 from qwirkle_tools.core.tiles import COPIES, TILES, Tile
 from qwirkle_tools.formats.record import from_data, placement_data
 from qwirkle_tools.formats.schema import check as schema_check
-from qwirkle_tools.play.engine import Game, IllegalMoveError, check, replay
+from qwirkle_tools.play.engine import IllegalMoveError, Replay, check, replay
 
 
 def states(data: dict[str, Any]) -> list[Any]:
@@ -317,7 +317,7 @@ def strict_verdict(data: dict[str, Any]) -> Any:
     """The finding a strict game raises on the record (``None`` if it plays through)."""
     record = from_data(data)
     try:
-        game = Game.from_record(record, strict=True)
+        game = Replay.from_record(record, strict=True)
         for turn in record.turns:
             game.play(turn)
         game.finish(record)
@@ -345,7 +345,7 @@ def test_strict_play_refuses_exactly_what_lenient_play_reports_first(seed: int) 
 def test_a_strict_game_is_left_as_it_was_before_a_refused_turn() -> None:
     data = simulated(2, 3)
     record = from_data(data)
-    game = Game.from_record(record, strict=True)
+    game = Replay.from_record(record, strict=True)
     for turn in record.turns[:5]:
         game.play(turn)
     before = game.state()
@@ -362,7 +362,7 @@ def test_a_strict_game_is_left_as_it_was_before_a_refused_turn() -> None:
 def test_a_strict_game_refused_again_later_is_still_left_as_it_was() -> None:
     # the rebuild after a refusal replays every turn played so far, those before an earlier refusal too
     record = from_data(simulated(2, 3))
-    game = Game.from_record(record, strict=True)
+    game = Replay.from_record(record, strict=True)
     history = replay(record)
     for k in range(12):
         bad = record.turns[k]._replace(score=(record.turns[k].score or 0) + 1)
@@ -451,12 +451,12 @@ def test_rack_sizes_follow_from_what_is_off_the_board() -> None:
     data = simulated(2, 9)
     k = late(data)
     part = cut(data, k, bag=None, racks=None)
-    game_ = Game.from_record(from_data(part), strict=False)
+    game_ = Replay.from_record(from_data(part), strict=False)
     sizes = replay(from_data(data)).state(k).rack_sizes
     assert game_.state().bag == 0 and game_.state().rack_sizes == (None, None)  # only the sum is known
     assert game_.rack_total == sum(s or 0 for s in sizes)
     early = cut(data, 10, bag=None, racks=None)
-    state = Game.from_record(from_data(early), strict=False).state()
+    state = Replay.from_record(from_data(early), strict=False).state()
     assert state.rack_sizes == (6, 6) and state.bag == replay(from_data(data)).state(10).bag
 
 
@@ -485,7 +485,7 @@ def test_bad_setups(change: dict[str, Any], pointer: str) -> None:
     found = [f.pointer for f in check_data(data)[1] if f.code == "bad-setup"]
     assert pointer in found
     with pytest.raises(IllegalMoveError):
-        Game.from_record(from_data(data), strict=True)
+        Replay.from_record(from_data(data), strict=True)
 
 
 def test_setup_scores_carry_into_the_result() -> None:
@@ -536,7 +536,7 @@ def _walked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """A counter of the tiles every line walk of the replay returns (its cost)."""
     import qwirkle_tools.core.lines as lines_module
     import qwirkle_tools.core.rules as rules_module
-    import qwirkle_tools.play.turns as engine_module
+    import qwirkle_tools.play.replay as engine_module
 
     tiles = [0]
     walk = lines_module.walk
@@ -596,7 +596,7 @@ def test_a_list_past_the_formats_limit_is_one_finding_and_not_read(where: str, d
     assert len(found) <= 3, found  # not one per tile: the list is not read
     assert f"{ROWS:,} tiles" in next(f.message for f in found if f.code == "too-many-tiles")
     with pytest.raises(IllegalMoveError, match="too-many-tiles"):  # strict: refused
-        game_ = Game.from_record(record, strict=True)
+        game_ = Replay.from_record(record, strict=True)
         for turn in record.turns:
             game_.play(turn)
     # the validator, over the schema and the replay: a few findings, the schema's naming the real length

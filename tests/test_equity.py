@@ -12,12 +12,12 @@ from qwirkle_tools.analysis.validate import check_data
 from qwirkle_tools.cli.app import app
 from qwirkle_tools.core.board import Placement
 from qwirkle_tools.core.tiles import parse_tiles
+from qwirkle_tools.engines.equity import Exchange, Valued, equity, ranked
+from qwirkle_tools.engines.leaves import FEATURES, ZERO, Leaves
+from qwirkle_tools.engines.policies import BUILT_IN, POLICIES, greedy, policy
+from qwirkle_tools.engines.selfplay import simulate
 from qwirkle_tools.formats.record import from_data
-from qwirkle_tools.play.equity import Exchange, Valued, equity, ranked
 from qwirkle_tools.play.game import Game
-from qwirkle_tools.play.leaves import FEATURES, ZERO, Leaves
-from qwirkle_tools.play.policies import BUILT_IN, POLICIES, greedy, policy
-from qwirkle_tools.play.simulate import simulate
 
 
 def cells_of(text: str) -> dict[int, int]:
@@ -160,7 +160,7 @@ def test_a_timed_policy_keeps_its_movetime_on_a_crowded_board(name: str) -> None
     from conftest import CIRCLES, crowded_endgame
 
     from qwirkle_tools import Game, from_data
-    from qwirkle_tools.play.policies import TIMED
+    from qwirkle_tools.engines.policies import TIMED
 
     game = Game.from_record(from_data(crowded_endgame(CIRCLES, "rs os ys gs bs ps")))
     started = time.monotonic()

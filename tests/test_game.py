@@ -12,10 +12,11 @@ from hypothesis import strategies as st
 from qwirkle_tools.core.board import Placement
 from qwirkle_tools.core.rules import Rules, dead
 from qwirkle_tools.core.tiles import COPIES, TILES, Tile
+from qwirkle_tools.engines.selfplay import simulate
 from qwirkle_tools.formats.record import Record, from_data
 from qwirkle_tools.play.engine import IllegalMoveError, replay
-from qwirkle_tools.play.game import Game, Move, MoveError, _legal
-from qwirkle_tools.play.simulate import simulate
+from qwirkle_tools.play.game import Game, Move, MoveError
+from qwirkle_tools.play.view import moves_for
 
 
 def snapshot(game: Game) -> tuple[Any, ...]:
@@ -68,7 +69,7 @@ def afresh(game: Game) -> tuple[list[Move], bool]:
     """The legal moves and whether the game is over, from the position alone (none of the game's kept data)."""
     cells = dict(game.board.cells)
     over = game._end == "out" or dead(cells, [int(t) for r in game.racks for t in r] + game._dealer.bag)
-    return ([] if over else _legal(cells, [int(t) for t in game.racks[game.to_move]], game.bag_size, game.rules)), over
+    return ([] if over else moves_for(cells, [int(t) for t in game.racks[game.to_move]], game.bag_size, game.rules)), over
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -195,9 +196,9 @@ def test_exchanges_are_as_large_as_the_bag_allows_and_a_pass_only_when_nothing_e
     # a rack with nothing to place: exchanges while the bag has tiles, else only a pass
     board = {Placement(Tile.parse("rc"), 0, 0).key: Tile.parse("rc")}
     stuck = [Tile.parse(t) for t in ("ox", "ox", "yd", "gs")]
-    assert _legal(board, stuck, 0, Rules()) == [Move.pass_turn()]
-    assert {len(m.exchanged) for m in _legal(board, stuck, 3, Rules())} == {1, 2, 3}
-    assert _legal(board, [Tile.parse("rd")], 0, Rules())[0].action == "place"
+    assert moves_for(board, stuck, 0, Rules()) == [Move.pass_turn()]
+    assert {len(m.exchanged) for m in moves_for(board, stuck, 3, Rules())} == {1, 2, 3}
+    assert moves_for(board, [Tile.parse("rd")], 0, Rules())[0].action == "place"
 
 
 def test_going_out_ranks_with_the_end_bonus() -> None:
@@ -333,3 +334,29 @@ def test_an_exchange_round_trips_through_its_text(tiles: list[Tile]) -> None:
 def test_a_text_that_is_no_move_is_refused_with_the_text(text: str) -> None:
     with pytest.raises(MoveError, match=f"bad move {text!r}"):
         Move.parse(text)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 40), st.randoms(use_true_random=False))
+def test_is_legal_and_legal_moves_agree_on_every_tile_order(seed: int, turns: int, rnd: random.Random) -> None:
+    """On a board with tiles (the first move is listed in row 0 from (0,0) only, as documented)."""
+    game = Game.deal(2, seed=seed)
+    while not game.is_over() and len(game) < turns:
+        game.push(game.legal_moves()[0])
+    if game.is_over():
+        return
+    legal = game.legal_moves()
+    placements = [m for m in legal if m.action == "place"]
+    for move in rnd.sample(placements, min(5, len(placements))):  # a legal move in any order of its tiles
+        shuffled = Move.place(rnd.sample(move.tiles, len(move.tiles)))
+        assert shuffled == move and shuffled in legal and game.is_legal(shuffled), (str(move), str(shuffled))
+    rack = [t for t in game.racks[game.to_move]]
+    cells = [(x + dx, y + dy) for (x, y) in game.board for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))] or [(0, 0)]
+    for _ in range(30):  # any placement of rack tiles near the board: legal exactly when listed
+        size = rnd.randint(1, min(3, len(rack)))
+        x, y = rnd.choice(cells)
+        dx, dy = rnd.choice(((1, 0), (0, 1)))
+        tiles = rnd.sample(rack, size)
+        move = Move.place(Placement(t, x + i * dx, y + i * dy) for i, t in enumerate(tiles))
+        move = Move.place(rnd.sample(move.tiles, size))
+        assert game.is_legal(move) == (move in legal), str(move)

@@ -21,12 +21,13 @@ PACKAGE = Path(__file__).parent.parent / "qwirkle_tools"
 ALLOWED: dict[str, set[str]] = {
     "core": set(),  # the game's facts: no input or output
     "formats": {"core"},  # records in and out
-    "play": {"core", "formats"},  # games in motion
-    "analysis": {"core", "formats", "play"},  # a record checked, re-scored, analysed
-    "outputs": {"core", "formats", "play", "analysis"},  # what a person reads
-    "corpus": {"core", "formats", "play", "analysis"},  # many games at once
-    "bots": {"core", "formats", "play", "corpus"},  # players and matches (the pool of corpus runs the games)
-    "cli": {"core", "formats", "play", "analysis", "outputs", "corpus", "bots"},  # the command, on top
+    "play": {"core", "formats"},  # the game: a record replayed, the playable game
+    "engines": {"core", "formats", "play"},  # players by name and the searches: they play the game
+    "analysis": {"core", "formats", "play", "engines"},  # a record checked, re-scored, analysed
+    "outputs": {"core", "formats", "play", "engines", "analysis"},  # what a person reads
+    "corpus": {"core", "formats", "play", "engines", "analysis"},  # many games at once
+    "bots": {"core", "formats", "play", "engines", "corpus"},  # players and matches (the pool of corpus runs the games)
+    "cli": {"core", "formats", "play", "engines", "analysis", "outputs", "corpus", "bots"},  # the command, on top
 }
 """Each folder and the folders it may import (besides itself and ``version``)."""
 

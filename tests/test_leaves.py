@@ -11,7 +11,7 @@ import pytest
 
 from qwirkle_tools.core.board import Placement
 from qwirkle_tools.core.tiles import parse_tiles
-from qwirkle_tools.play.leaves import FEATURES, ZERO, Leaves, Terms, default, features
+from qwirkle_tools.engines.leaves import FEATURES, ZERO, Leaves, Terms, default, features
 
 
 def cells_of(text: str) -> dict[int, int]:

@@ -18,10 +18,10 @@ from qwirkle_tools.core.board import Placement
 from qwirkle_tools.core.movegen import generate_raw
 from qwirkle_tools.core.rules import DEFAULT_RULES
 from qwirkle_tools.core.tiles import parse_tiles
+from qwirkle_tools.engines.lookahead import MARGIN, Settings, choose, judge, sample_racks
+from qwirkle_tools.engines.selfplay import seat_policies, simulate
 from qwirkle_tools.formats.record import from_data
 from qwirkle_tools.play.engine import replay
-from qwirkle_tools.play.lookahead import MARGIN, Settings, choose, judge, sample_racks
-from qwirkle_tools.play.simulate import seat_policies, simulate
 
 FOUR_REDS = [{"tile": t, "x": x, "y": 0} for x, t in enumerate(["red-circle", "red-cross", "red-diamond", "red-square"])]
 
@@ -223,7 +223,7 @@ def test_board_picture_marks_the_open_five(tmp_path: Path) -> None:
 def test_a_position_with_thousands_of_moves_is_noted_not_judged() -> None:
     from conftest import CIRCLES, crowded
 
-    from qwirkle_tools.play.lookahead import REPLY_LIMIT
+    from qwirkle_tools.engines.lookahead import REPLY_LIMIT
 
     circles = [str(t) for t in parse_tiles(CIRCLES.split())]
     data = game({"player": 0, "action": "exchange", "tiles": circles, "rack": circles}, setup=crowded(tiles=2))

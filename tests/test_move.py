@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qwirkle_tools.core.board import COORD_LIMIT, MAX_DIGITS, Placement, PlacementError, parse_coordinate
+from qwirkle_tools.core.move import Move, MoveError
 from qwirkle_tools.core.tiles import TILES, Tile
-from qwirkle_tools.formats.notation import parse_qgn
-from qwirkle_tools.play.move import Move, MoveError
+from qwirkle_tools.formats.qgn import parse_qgn
 
 # spellings of a coordinate that int() takes or that look like numbers
 SPELLINGS = ["0", "-1", "12", "-0", "007", "9" * MAX_DIGITS, "9" * (MAX_DIGITS + 1), "+1", "1_0", "-1_0",

@@ -18,16 +18,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qwirkle_tools.core.board import Board, Placement, cell_key, key_cell
+from qwirkle_tools.core.move import Move
 from qwirkle_tools.core.movegen import RawMove, best_move, generate, generate_raw
 from qwirkle_tools.core.rules import DEFAULT_RULES, Rules, judge
 from qwirkle_tools.core.tiles import TILES, Tile, parse_tiles
-from qwirkle_tools.play.simulate import simulate
+from qwirkle_tools.engines.selfplay import simulate
 
 MoveSet = dict[frozenset[Placement], tuple[int, int]]
 """A set of moves, each as its placements (order ignored), with (score, Qwirkles)."""
 
 # faults that depend on the cells alone, whatever tiles lie on them
 GEOMETRY = {"cell-occupied", "cell-repeated", "not-in-line", "gap", "not-connected"}
+
+
+def placed(move: Move) -> str:
+    """A move's placements in the order it lists them, in long form."""
+    return " ".join(str(p) for p in move.tiles)
 
 
 def brute_force(board: Board, rack: Sequence[int], rules: Rules = DEFAULT_RULES) -> MoveSet:
@@ -150,7 +156,7 @@ def test_a_move_may_lie_mostly_on_cells_with_no_neighbour() -> None:
     # gc touches rc; the five greens above it touch nothing on the board.
     # Column of six greens 6 + 6, row rc gc 2: 14.
     board = Board.parse("rc")
-    move = {str(m): m for m in generate(board, parse_tiles("gx gd gs gt gl gc"))}
+    move = {placed(m): m for m in generate(board, parse_tiles("gx gd gs gt gl gc"))}
     text = "green-cross@1,-5 green-diamond@1,-4 green-square@1,-3 green-star@1,-2 green-clover@1,-1 green-circle@1,0"
     assert text in move
     assert (move[text].score, move[text].qwirkles) == (14, 1)
@@ -161,7 +167,7 @@ def test_the_double_qwirkle_is_best_and_counts_two() -> None:
     best = generate(Board.parse(DOUBLE), parse_tiles("os os yl rc"))[0]
     assert [str(p) for p in best.tiles] == ["orange-square@5,0"]
     assert (best.score, best.qwirkles) == (24, 2)
-    assert str(best) == "orange-square@5,0"
+    assert placed(best) == "orange-square@5,0" and str(best) == "os@5,0"
 
 
 def test_a_rack_that_fits_nowhere_has_no_moves() -> None:
@@ -178,7 +184,7 @@ def test_a_board_or_its_cells_give_the_same_moves() -> None:
 
 def test_move_text_lists_placements_in_line_order() -> None:
     moves = generate(Board.parse("rc rx"), parse_tiles("rd rs"))
-    texts = {str(m) for m in moves}
+    texts = {placed(m) for m in moves}
     assert "red-diamond@2,0 red-square@3,0" in texts
     assert "red-square@-2,0 red-diamond@-1,0" in texts
     assert "red-diamond@-1,0 red-square@2,0" in texts
@@ -285,7 +291,7 @@ def test_a_single_tile_move_is_listed_once() -> None:
     # rd: right or left of rc rx, or above rx (above rc: rd rc bc is mixed);
     # gc: above rc or below bc (circle columns), or left of bc (row gc bc).
     moves = generate(Board.parse("rc rx\nbc .."), parse_tiles("rd gc pl"))
-    singles = [str(m) for m in moves if len(m.tiles) == 1]
+    singles = [placed(m) for m in moves if len(m.tiles) == 1]
     assert sorted(singles) == sorted([
         "red-diamond@2,0", "red-diamond@-1,0", "red-diamond@1,-1",
         "green-circle@0,-1", "green-circle@0,2", "green-circle@-1,1",

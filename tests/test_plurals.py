@@ -41,7 +41,7 @@ def test_the_setup_and_result_messages_count_right() -> None:
 def test_the_endgame_solver_of_a_record_of_one_turn() -> None:
     import pytest
 
-    from qwirkle_tools.play.endgame import NotAnEndgame, position
+    from qwirkle_tools.engines.endgame import NotAnEndgame, position
 
     record = from_data(game(place(0, "rc@0,0", 1)))
     with pytest.raises(NotAnEndgame) as told:

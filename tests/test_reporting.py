@@ -22,13 +22,13 @@ SAMPLES = Path(__file__).parent.parent / "sample_games"
 def test_a_report_replays_the_game_once(monkeypatch: pytest.MonkeyPatch) -> None:
     record = loads((SAMPLES / "296-295.json").read_bytes())
     games: list[Any] = []
-    real = engine.Game.__init__
+    real = engine.Replay.__init__
 
     def counting(self: Any, *args: Any, **kwargs: Any) -> None:
         games.append(self)
         real(self, *args, **kwargs)
 
-    monkeypatch.setattr(engine.Game, "__init__", counting)
+    monkeypatch.setattr(engine.Replay, "__init__", counting)
     done = build(record, "296-295.json")
     assert len(games) == 1
     assert list(done.files) == list(FILES) and done.valid

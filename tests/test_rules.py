@@ -2,7 +2,7 @@
 
 Every case is a board drawn as text (see ``Board.parse``: ``@x,y`` is the top-left
 cell, default ``@0,0``; ``..`` an empty cell), a move written as ``tile@x,y``
-placements, and the score and finding codes worked out by hand from RULES.md.
+placements, and the score and finding codes worked out by hand from docs/rules.md.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from qwirkle_tools.core.rules import (
     score,
 )
 from qwirkle_tools.core.tiles import TILES, Tile, parse_tiles
-from qwirkle_tools.play.simulate import simulate
+from qwirkle_tools.engines.selfplay import simulate
 
 
 def mv(text: str) -> list[Placement]:
@@ -442,7 +442,7 @@ def bent_moves(draw: st.DrawFn, cells: Mapping[int, int], bag: list[int]) -> lis
 
 
 def reference_score(cells: Mapping[int, int], move: list[Placement], rules: Rules = DEFAULT_RULES) -> int | None:
-    """The score of a legal move, else ``None``: RULES.md read literally, with
+    """The score of a legal move, else ``None``: docs/rules.md read literally, with
     coordinates and sets, independently of qwirkle_tools.core.lines and rules."""
     board = {key_cell(k): TILES[t] for k, t in cells.items()}
     spots = [(p.x, p.y) for p in move]

@@ -17,9 +17,9 @@ from test_cli import run as cli
 import qwirkle_tools.corpus.rows as rows
 import qwirkle_tools.corpus.runner as runner
 from qwirkle_tools.analysis.validate import Report
+from qwirkle_tools.engines.selfplay import simulate_line
 from qwirkle_tools.formats import sources
 from qwirkle_tools.formats.sources import InputError
-from qwirkle_tools.play.simulate import simulate_line
 
 ROOT = Path(__file__).parent.parent
 SAMPLES = ROOT / "sample_games"

@@ -357,7 +357,7 @@ def loud(tmp_path_factory: pytest.TempPathFactory) -> Path:
     240 players, five .qgn games with 50 warnings each, a position with 2,333 moves."""
     import re
 
-    from qwirkle_tools.formats.notation import format_qgn
+    from qwirkle_tools.formats.qgn import format_qgn
     from qwirkle_tools.formats.record import from_data
 
     folder = tmp_path_factory.mktemp("loud")

@@ -11,8 +11,8 @@ import pytest
 
 from qwirkle_tools.analysis import verdicts
 from qwirkle_tools.analysis.analyse import Analysis, analyse, recorded_engine
+from qwirkle_tools.engines.endgame import position, solve
 from qwirkle_tools.formats.record import from_data
-from qwirkle_tools.play.endgame import position, solve
 from qwirkle_tools.play.load import load_history
 
 SAMPLE = Path(__file__).parent.parent / "sample_games" / "296-295.json"

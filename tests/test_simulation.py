@@ -15,9 +15,9 @@ from qwirkle_tools.core.board import Placement
 from qwirkle_tools.core.movegen import generate_raw
 from qwirkle_tools.core.rules import DEFAULT_RULES
 from qwirkle_tools.core.tiles import parse_tiles
-from qwirkle_tools.play import policies
-from qwirkle_tools.play.endgame import solve
-from qwirkle_tools.play.simulation import ITERATIONS, Settings, Static, Tally, choose, evaluate, score_ranking
+from qwirkle_tools.engines import policies
+from qwirkle_tools.engines.endgame import solve
+from qwirkle_tools.engines.simulation import ITERATIONS, Settings, Static, Tally, choose, evaluate, score_ranking
 
 SAFE_BOARD = "rc@0,0 rx@1,0 rd@2,0 rs@3,0"
 """Four reds in a row: a red star at (4,0) makes a five that the red clover completes (a Qwirkle)."""
@@ -182,8 +182,8 @@ def test_with_the_solver_off_a_bag_empty_position_is_simulated() -> None:
 
 
 def test_the_equity_static_player_never_offers_an_exchange() -> None:
-    from qwirkle_tools.play import equity, leaves
-    from qwirkle_tools.play.simulation import from_equity
+    from qwirkle_tools.engines import equity, leaves
+    from qwirkle_tools.engines.simulation import from_equity
 
     model = leaves.default()
     static = from_equity(equity.ranked, model)

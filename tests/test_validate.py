@@ -163,7 +163,7 @@ def test_blank_corpus_is_an_input_error(tmp_path: Path) -> None:
 
 def test_custom_rules_are_written_into_simulated_records() -> None:
     from qwirkle_tools.core.rules import Rules
-    from qwirkle_tools.play.simulate import simulate
+    from qwirkle_tools.engines.selfplay import simulate
 
     data = simulate(2, 3, rules=Rules(2, 3, 10))
     assert data["rules"] == {"lone_tile_score": 2, "qwirkle_bonus": 3, "end_bonus": 10}

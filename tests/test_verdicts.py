@@ -11,9 +11,9 @@ from qwirkle_tools.analysis.analyse import analyse, analysis_data, legal_moves
 from qwirkle_tools.analysis.verdicts import SHOWN, Position, Verdict, engine, lookahead
 from qwirkle_tools.core.board import Placement, format_move, key_cell
 from qwirkle_tools.core.movegen import generate_raw
+from qwirkle_tools.engines.lookahead import judge
 from qwirkle_tools.play.engine import History
 from qwirkle_tools.play.load import load_history
-from qwirkle_tools.play.lookahead import judge
 
 SAMPLES = Path(__file__).parent.parent / "sample_games"
 

@@ -10,7 +10,7 @@ greedy against greedy, each later one the equity player with the previous
 round's model in both seats (so the leaves it then keeps, exchanges
 included, are in the data). Every placement and exchange with tiles left in
 the bag after the draw is a sample: the leave's features
-(:func:`qwirkle_tools.play.leaves.features`, on the board before the move)
+(:func:`qwirkle_tools.engines.leaves.features`, on the board before the move)
 and the outcome, the points the mover scores on its next turn. The fit is
 least squares of
 
@@ -38,9 +38,10 @@ from pathlib import Path
 
 import numpy as np
 
+from qwirkle_tools.engines.leaves import FEATURES, ZERO, Leaves, Terms, features
+from qwirkle_tools.engines.policies import PolicyName as Policy
+from qwirkle_tools.engines.selfplay import game_seed, simulate
 from qwirkle_tools.formats.record import from_data
-from qwirkle_tools.play.leaves import FEATURES, ZERO, Leaves, Terms, features
-from qwirkle_tools.play.simulate import Policy, game_seed, simulate
 
 TAPERS = (0.0, 6.0, 12.0, 24.0)
 PHASE = 12  # tiles of bag per phase constant

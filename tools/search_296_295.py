@@ -65,13 +65,14 @@ from typing import Any
 from qwirkle_tools.analysis.analyse import analyse, open_fives
 from qwirkle_tools.analysis.validate import check_data
 from qwirkle_tools.core.board import Placement
-from qwirkle_tools.core.movegen import Move, generate
+from qwirkle_tools.core.move import Move
+from qwirkle_tools.core.movegen import generate
 from qwirkle_tools.core.rules import DEFAULT_RULES
 from qwirkle_tools.core.tiles import COPIES, RACK_SIZE, TILES, largest_group
-from qwirkle_tools.formats.notation import format_qgn
+from qwirkle_tools.formats.qgn import format_qgn
 from qwirkle_tools.formats.record import Player, Record, Result, Turn, from_data
 from qwirkle_tools.formats.sources import read_record
-from qwirkle_tools.play.engine import Game as Engine
+from qwirkle_tools.play.engine import Replay as Engine
 from qwirkle_tools.play.engine import replay
 
 SAMPLES = Path(__file__).parent.parent / "sample_games"
@@ -198,12 +199,18 @@ class Game:
                     list(self.turns))
 
 
+def points(move: Move) -> int:
+    """A generated move's score (the generator always gives one)."""
+    assert move.score is not None
+    return move.score
+
+
 def legal(cells: dict[int, int], rack: list[int]) -> list[Move]:
     return generate(cells, rack, largest_first=not cells)
 
 
 def value(m: Move) -> float:
-    return m.score - C_TILE * len(m.tiles)
+    return points(m) - C_TILE * len(m.tiles)
 
 
 def opens_five(cells: dict[int, int], move: Move) -> bool:
@@ -231,9 +238,9 @@ def allowed(moves: list[Move], p: int, scores: list[int], ana_cap: int | None, n
     """Moves the main-phase policy may play: Ben staying behind (by ``margin(n)``), Ana below her cap."""
     out = []
     for m in moves:
-        if p == BEN and scores[BEN] + m.score > scores[ANA] - margin(n):
+        if p == BEN and scores[BEN] + points(m) > scores[ANA] - margin(n):
             continue
-        if ana_cap is not None and scores[ANA] + m.score > ana_cap:
+        if ana_cap is not None and scores[ANA] + points(m) > ana_cap:
             continue
         out.append(m)
     return out
@@ -255,7 +262,7 @@ def decide(cells: dict[int, int], rack: list[int], p: int, scores: list[int], qw
     if not ok:
         return ("exchange", exchange_tiles(rack, bag_len)) if bag_len else ("place", moves[-1])
     best = most_valuable(cells, [m for m in ok if m.qwirkles] or ok)
-    if best.score <= 3 and bag_len >= 12 and len(cells) >= 8:
+    if points(best) <= 3 and bag_len >= 12 and len(cells) >= 8:
         return "exchange", exchange_tiles(rack, bag_len)
     return "place", best
 
@@ -313,10 +320,10 @@ def candidates(bag: list[int], k: int, rng: random.Random, limit: int,
 
 def hotness(cells: dict[int, int], kept: list[int], bag: list[int]) -> dict[int, float]:
     """A weight per tile of the bag: how much it adds to the best move of the tiles kept."""
-    base = max((m.score for m in legal(cells, kept)), default=0) if kept else 0
+    base = max((points(m) for m in legal(cells, kept)), default=0) if kept else 0
     out = {}
     for t in set(bag):
-        best = max((m.score for m in legal(cells, kept + [t])), default=0)
+        best = max((points(m) for m in legal(cells, kept + [t])), default=0)
         out[t] = 2.0 ** (max(0, best - base) / HOT)
     return out
 
@@ -353,7 +360,7 @@ def pick(g: Game, p: int, kept: list[int], k: int, cells: dict[int, int], scores
         act = decide(cells, rack, p, scores, qw, bag_len, moves)
         err = abs(scores[p] - target(p, len(cells))) + EXCHANGE_COST if act[0] == "exchange" else 1000.0
         if unlucky:
-            err = moves[0].score if moves else 0
+            err = points(moves[0]) if moves else 0
         elif act[0] == "place":
             m = act[1]
             err = abs(scores[p] + m.score - target(p, len(cells) + len(m.tiles)))
@@ -480,7 +487,7 @@ def options(g: Game, p: int, lead: bool) -> list[tuple[Action, bool]]:
     acts: list[tuple[Action, bool]] = []
     for m in moves:
         out = len(m.tiles) == len(rack) and not g.bag
-        new = g.scores[p] + m.score + DEFAULT_RULES.end_points(len(rack) - len(m.tiles), len(g.bag))
+        new = g.scores[p] + points(m) + DEFAULT_RULES.end_points(len(rack) - len(m.tiles), len(g.bag))
         if p == ANA:
             if (out and not (lead and new == a_end)) or (not out and (lead or new > a_end)):
                 continue
@@ -548,7 +555,7 @@ def endgame(start: Game, p0: int, rng: random.Random, playouts: int, budget: int
                 for t in (pl.tile for pl in act[1].tiles) if act[0] == "place" else act[1]:
                     kept.remove(int(t))
                 draw = max(candidates(g.bag, k, rng, ENDGAME_DRAWS),
-                           key=lambda c: max((m.score for m in legal(cells, kept + list(c))), default=0))
+                           key=lambda c: max((points(m) for m in legal(cells, kept + list(c))), default=0))
             apply(g, p, act, draw)
             if act[0] == "place" and not g.racks[p] and not g.bag:
                 yield g

@@ -99,10 +99,11 @@ class QwirkleModules(SphinxDirective):
 
         folder = Path(qwirkle_tools.__file__).parent / self.arguments[0]
         text = []
-        for path in sorted(folder.glob("*.py")):
-            if path.stem == "__init__":
+        for path in sorted([*folder.glob("*.py"), *folder.glob("*/*.py")]):  # (a folder's packages too: formats/qgn)
+            if path.parent == folder and path.stem == "__init__":
                 continue
-            name = f"{PACKAGE}.{self.arguments[0]}.{path.stem}"
+            parts = path.relative_to(folder).with_suffix("").parts
+            name = ".".join((PACKAGE, self.arguments[0], *(parts[:-1] if parts[-1] == "__init__" else parts)))
             options = "   :no-members:\n" if name in REEXPORTS else ""
             text.append(f"## `{name}`\n\n```{{eval-rst}}\n.. automodule:: {name}\n{options}```\n")
         return self.parse_text_to_nodes("\n".join(text), allow_section_headings=True)

@@ -35,7 +35,7 @@ its best move and value, the played move's value and the value lost, and
 each candidate's value and value lost;
 
 * ``better-move``: the engine's move beats the move played by more than
-  :data:`~qwirkle_tools.play.lookahead.MARGIN` points of value.
+  :data:`~qwirkle_tools.engines.lookahead.MARGIN` points of value.
 
 Accuracy, per player: points scored as a share of the best available, over
 the turns whose whole rack was known (``None`` when there were none).
@@ -60,14 +60,15 @@ from typing import Any, Literal
 
 from ..core.board import Placement, format_move, key_cell
 from ..core.lines import LINE_MAX
-from ..core.movegen import Move, RawMove, TooManyMoves, generate_raw
+from ..core.move import Move
+from ..core.movegen import RawMove, TooManyMoves, generate_raw
 from ..core.rules import Rules
 from ..core.safetext import one_line
 from ..core.text import UNKNOWN, count, count_known, plural
 from ..core.tiles import TILE_COUNT, TILES, Tile
+from ..engines.lookahead import MARGIN, BudgetSpent, OutOfTime
 from ..formats.record import Record, Turn
 from ..play.engine import BOARD_UNKNOWN_WHY, GameState, History, TurnResult, replay
-from ..play.lookahead import MARGIN, BudgetSpent, OutOfTime
 
 # lines of five and the legal-move listing have modules of their own; their names are handed on here
 from .fives import Five, OpenFive, completed, open_five_risks
@@ -254,7 +255,7 @@ def analyse(game: Record | History, engine: Engine = "greedy", settings: Any = N
 
     An ``engine`` other than ``greedy`` (one of :data:`~qwirkle_tools.analysis.verdicts.ENGINES`)
     also judges every turn whose rack is known (``settings``: the engine's, e.g. the
-    look-ahead's :class:`~qwirkle_tools.play.lookahead.Settings`; ``None``: its defaults);
+    look-ahead's :class:`~qwirkle_tools.engines.lookahead.Settings`; ``None``: its defaults);
     the racks the look-ahead samples are seeded by the turn number, so the same record
     gives the same analysis. The engine has ``movetime_ms`` a turn and
     :data:`~qwirkle_tools.analysis.verdicts.RECORD_SECONDS` for the record (see
@@ -464,7 +465,7 @@ def flag_details(t: TurnAnalysis) -> tuple[tuple[str, str], ...]:
     for flag in t.flags:
         if flag == "missed-qwirkle" and t.missed_qwirkle is not None:
             m = t.missed_qwirkle
-            detail = f"{format_move(m.tiles)} makes {m.qwirkles} {plural(m.qwirkles, 'Qwirkle')}, {m.score} points"
+            detail = f"{format_move(m.tiles)} makes {m.qwirkles} {plural(m.qwirkles or 0, 'Qwirkle')}, {m.score} points"
         elif flag == "could-place" and t.best is not None:
             detail = f"{t.action} while {format_move(t.best.tiles)} scores {t.best_score}"
         elif flag == "open-five":

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from ..core.board import format_move
 from ..core.errors import QwirkleError
-from ..core.movegen import Move, TooManyMoves, generate
+from ..core.move import Move
+from ..core.movegen import TooManyMoves, generate
 from ..core.rules import Rules
 from ..core.safetext import count
 from ..core.tiles import COPIES, RACK_SIZE, TILES, Tile, format_tiles
@@ -73,7 +74,7 @@ class LegalMoves:
         yield f"turn {self.turn}: rack {format_tiles(self.rack)}: {count(len(self.moves), 'legal move')}"
         for m, s in self._shown(limit):
             q = f"  {count(m.qwirkles, 'Qwirkle')}" if m.qwirkles else ""
-            out = f"  +{s - m.score} end bonus" if s != m.score else ""
+            out = f"  +{s - (m.score or 0)} end bonus" if s != m.score else ""
             yield f"{s:>4}  {format_move(m.tiles)}{q}{out}"
 
     def text(self, limit: int = 0) -> str:
@@ -124,8 +125,8 @@ def legal_moves(history: History, turn: int, rack: Sequence[int] | None = None) 
     except TooManyMoves:
         raise AnalysisError(f"the position before turn {turn} has more than {MOVES_LISTED:,} legal moves "
                             "for this rack; too many to list") from None
-    scores = move_scores((m.score for m in found), (len(m.tiles) for m in found), len(rack), state.bag,
+    scores = move_scores((m.score or 0 for m in found), (len(m.tiles) for m in found), len(rack), state.bag,
                          history.record.rules)
-    order = sorted(range(len(found)), key=lambda i: (-scores[i], -found[i].qwirkles))  # stable: generate's order next
+    order = sorted(range(len(found)), key=lambda i: (-scores[i], -(found[i].qwirkles or 0)))  # stable: generate's order next
     return LegalMoves(turn, tuple(TILES[t] for t in rack), tuple(found[i] for i in order),
                       tuple(scores[i] for i in order))

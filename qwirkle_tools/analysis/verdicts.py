@@ -11,8 +11,8 @@ An engine is one function of a :class:`Position` returning a
 :class:`Verdict` (or ``None`` for a played move it cannot value), listed in
 :data:`ENGINES` by name; :func:`engine` picks one with its settings. Adding
 an engine is adding its function there. Today: ``"lookahead"``
-(:mod:`qwirkle_tools.play.lookahead`: score less the next player's expected
-best reply) and ``"sim"`` (:mod:`qwirkle_tools.play.simulation`: each
+(:mod:`qwirkle_tools.engines.lookahead`: score less the next player's expected
+best reply) and ``"sim"`` (:mod:`qwirkle_tools.engines.simulation`: each
 candidate played out on sampled racks and draws; in a two-player game with
 the bag empty, the endgame solver, exact where it proves the position).
 The verdict is written under its engine's name in a record's
@@ -29,15 +29,16 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..core.board import Placement, key_cell
-from ..core.movegen import Move, RawMove, TooManyMoves
+from ..core.move import Move
+from ..core.movegen import RawMove, TooManyMoves
 from ..core.tiles import RACK_SIZE, TILES, each_copy
+from ..engines.lookahead import DEFAULT, REPLY_LIMIT, BudgetSpent, Judged, OutOfTime, Settings, judge
 from ..play.engine import History
-from ..play.lookahead import DEFAULT, REPLY_LIMIT, BudgetSpent, Judged, OutOfTime, Settings, judge
 from .moves import move_data
 
 if TYPE_CHECKING:
+    from ..engines.simulation import Settings as SimSettings
     from ..formats.record import Turn
-    from ..play.simulation import Settings as SimSettings
 
 SHOWN = 8
 """How many candidates a turn lists: the best-scoring legal moves."""
@@ -46,7 +47,7 @@ SHOWN = 8
 def raw_move(raw: RawMove) -> Move:
     """A generated move (:func:`~qwirkle_tools.core.movegen.generate_raw`'s tuple) as a :class:`Move`."""
     score, qwirkles, keys, tiles = raw
-    return Move(tuple(Placement(TILES[t], *key_cell(k)) for k, t in zip(keys, tiles)), score, qwirkles)
+    return Move.place((Placement(TILES[t], *key_cell(k)) for k, t in zip(keys, tiles)), score, qwirkles)
 
 
 def _played(turn: Turn, raw: Sequence[RawMove]) -> tuple[bool, RawMove | None]:
@@ -184,13 +185,13 @@ EngineFunction = Callable[[Position], Verdict | None]
 
 
 def lookahead(position: Position, settings: Settings = DEFAULT) -> Verdict | None:
-    """The look-ahead engine's verdict (:func:`~qwirkle_tools.play.lookahead.judge`);
+    """The look-ahead engine's verdict (:func:`~qwirkle_tools.engines.lookahead.judge`);
     ``None`` for a placement that is not among the legal moves. A candidate the
     engine dropped early (it could not beat the best) is valued in full.
 
     Raises:
         TooManyMoves: the position, or a reply position, has more than
-            :data:`~qwirkle_tools.play.lookahead.REPLY_LIMIT` legal moves.
+            :data:`~qwirkle_tools.engines.lookahead.REPLY_LIMIT` legal moves.
         BudgetSpent: the record's budget ran out.
         OutOfTime: the position's deadline passed.
     """
@@ -239,9 +240,9 @@ ENDGAME_CHARGE = 5
 
 
 def sim(position: Position, settings: SimSettings | None = None) -> Verdict | None:
-    """The simulation engine's verdict (:func:`~qwirkle_tools.play.simulation.evaluate`, seeded by
+    """The simulation engine's verdict (:func:`~qwirkle_tools.engines.simulation.evaluate`, seeded by
     the turn, so the same record gives the same analysis), every candidate simulated; with the
-    bag empty in a two-player game, the endgame solver's (:func:`~qwirkle_tools.play.endgame.solve`,
+    bag empty in a two-player game, the endgame solver's (:func:`~qwirkle_tools.engines.endgame.solve`,
     :data:`ENDGAME_NODES`): exact when it proves the position. ``None`` for a placement that is
     not among the legal moves. The record's budget is charged the turns played out and the
     solver's positions (:data:`SIM_CHARGE`, :data:`ENDGAME_CHARGE`). Within the position's
@@ -251,8 +252,8 @@ def sim(position: Position, settings: SimSettings | None = None) -> Verdict | No
         TooManyMoves: the position has more legal moves than the engine takes.
         BudgetSpent: the record's budget ran out.
     """
-    from ..play.simulation import DEFAULT as SIM
-    from ..play.simulation import Tally, evaluate
+    from ..engines.simulation import DEFAULT as SIM
+    from ..engines.simulation import Tally, evaluate
 
     history, i, raw = position.history, position.index, position.moves
     if position.budget[0] <= 0:
@@ -292,8 +293,8 @@ def sim(position: Position, settings: SimSettings | None = None) -> Verdict | No
 def _endgame(position: Position, played: RawMove | None) -> Verdict | None:
     """The endgame solver's verdict on a bag-empty two-player turn, exact when proven; ``None``
     when the record does not tell the position (its racks)."""
-    from ..play.endgame import NotAnEndgame, solve
-    from ..play.endgame import position as endgame_position
+    from ..engines.endgame import NotAnEndgame, solve
+    from ..engines.endgame import position as endgame_position
     from ..play.game import Move as GameMove
 
     try:
@@ -316,7 +317,7 @@ def _endgame(position: Position, played: RawMove | None) -> Verdict | None:
     best = solution.candidates[0]
     floor = min(c.value for c in solution.candidates)
     values = tuple(float(next((c.value for c in solution.candidates if same(c.move, m)), floor)) for m in position.candidates)
-    best_move = None if best.move.action == "pass" else Move(best.move.tiles, best.move.score or 0, 0)
+    best_move = None if best.move.action == "pass" else Move.place(best.move.tiles, best.move.score or 0, 0)
     return Verdict("sim", best_move, best.move.score or 0, float(best.value), float(mine.value), values,
                    exact=solution.proven)
 

@@ -1,7 +1,7 @@
 """Matches: paired deals (rotated deals for 3 to 6 players), forfeits, the summary and its intervals, SPRT.
 
 A match seats players ``A``, ``B`` (and ``C`` to ``F`` in a game of more than
-two). Deal ``k`` (seeded by :func:`~qwirkle_tools.play.simulate.game_seed` of the
+two). Deal ``k`` (seeded by :func:`~qwirkle_tools.engines.selfplay.game_seed` of the
 match seed and ``k``, as a corpus seeds its games; a policy's choice at a turn
 likewise of the deal's seed and the turn) is played ``n`` times, once in each
 rotation of the ``n`` seats, so each player plays each deal from every seat and
@@ -33,13 +33,13 @@ from pathlib import Path
 
 from ..core.errors import QwirkleError
 from ..core.safetext import one_line
+from ..engines.selfplay import Chooser, game_seed, play_out
 from ..formats.jsontext import JSON, parse_json
 from ..formats.record import Record, from_data
 from ..formats.schema import MAX_TURNS
 from ..play.engine import IllegalMoveError
-from ..play.game import Game
+from ..play.game import Game, Move, SeatView
 from ..play.seats import bot_meta
-from ..play.simulate import game_seed
 from .players import GRACE_MS, HANDSHAKE_S, MEMORY_MB, Bot, Forfeit, load
 from .process import append
 from .results import (
@@ -84,18 +84,28 @@ def play(bots: Sequence[Bot], names: Sequence[str], seed: int, movetime_ms: int,
     forfeit: dict[str, JSON] | None = None
     seat = game.to_move
     number = (meta or {}).get("game")
+    playing = False
     try:
         for seat, bot in enumerate(bots):
             bot.new_game(len(bots), seat, f"game {number}, seat {seat}" if number is not None else f"seat {seat}")
-        while not game.is_over() and len(game) < MAX_TURNS:
+        chosen: list[Move] = []  # the last move a bot chose, for a refusal's reason
+
+        def player(bot: Bot) -> Chooser:
+            def choose(view: SeatView, turn_seed: int) -> Move:
+                chosen[:] = [bot.choose(view, turn_seed, movetime_ms)]
+                return chosen[0]
+            return choose
+
+        playing = True  # (from here a forfeit is the seat to move's)
+        try:
+            play_out(game, [player(bot) for bot in bots], seed, MAX_TURNS)
+        except IllegalMoveError as error:
             seat = game.to_move
-            move = bots[seat].choose(game.view(seat), game_seed(seed, len(game)), movetime_ms)
-            try:
-                game.push(move)
-            except IllegalMoveError as error:
-                raise Forfeit("illegal", f"{bots[seat].name} played {move}: {error.finding.code}: "
-                                         f"{error.finding.message}") from None
+            raise Forfeit("illegal", f"{bots[seat].name} played {chosen[0]}: {error.finding.code}: "
+                                     f"{error.finding.message}") from None
     except Forfeit as lost:
+        if playing:
+            seat = game.to_move
         forfeit = {"seat": seat, "code": lost.code, "reason": str(lost)}
     record = game.record({**(meta or {}), "movetime": movetime_ms})
     if forfeit is not None:

@@ -3,10 +3,10 @@
 A player is named by a *spec* (:func:`load`):
 
 * ``greedy``, ``random``, ``lookahead``, ``equity``, ``sim``: a built-in policy
-  (:mod:`qwirkle_tools.play.policies`; ``sim`` is given the match's movetime);
+  (:mod:`qwirkle_tools.engines.policies`; ``sim`` is given the match's movetime);
 * ``module:function`` or ``path/to/file.py:function``: a Python function
   that receives a :class:`~qwirkle_tools.play.game.SeatView` and returns a
-  :class:`~qwirkle_tools.play.move.Move` or its text (it runs in the referee's
+  :class:`~qwirkle_tools.core.move.Move` or its text (it runs in the referee's
   process: trusted code; its time is not bounded);
 * ``cmd:COMMAND ARGS``: an outside program in any language, spoken to in the
   Qwirkle bot protocol (:mod:`qwirkle_tools.bots.qbp`) over its standard input
@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..core.safetext import one_line
+from ..engines.policies import BUILT_IN, POLICIES, TIMED, Policy, TimedPolicy
 from ..formats.jsontext import JSON
 from ..play.game import Move, MoveError, SeatView
-from ..play.policies import BUILT_IN, POLICIES, TIMED, Policy, TimedPolicy
 from .process import GRACE_MS, HANDSHAKE_S, LOG_CAP, MAX_LINE, MAX_OUTPUT, MEMORY_MB, BotError, Forfeit, ProcessBot, program
 
 
@@ -88,7 +88,7 @@ class FunctionBot:
 
     An exception it raises (``sys.exit`` included), or an answer that is no
     move, forfeits the game. Its answer is played as its text is read
-    (:meth:`Move.parse <qwirkle_tools.play.move.Move.parse>` of ``str(answer)``),
+    (:meth:`Move.parse <qwirkle_tools.core.move.Move.parse>` of ``str(answer)``),
     as an outside program's would be: a ``Move`` built by hand that its own text
     does not give back is no move. Its time is not bounded (``qwirkle bot
     --player SPEC`` runs it as an outside program, whose time is)."""

@@ -17,7 +17,7 @@ output; the referee speaks first, and a bot ignores lines it does not know
 
 ``position`` is the game so far as one line of the record format, holding
 only what seat S may know (:meth:`~qwirkle_tools.play.game.SeatView.record`);
-``bestmove`` is the notation's text of a move (:class:`~qwirkle_tools.play.move.Move`).
+``bestmove`` is the notation's text of a move (:class:`~qwirkle_tools.core.move.Move`).
 
 :func:`serve` is a bot: it answers a referee with a built-in policy
 (``qwirkle bot --policy NAME``), so the toolkit's engines can play under any

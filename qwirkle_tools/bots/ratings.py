@@ -20,8 +20,9 @@ little (the same files in the same order give the same ratings).
 from __future__ import annotations
 
 import math
+import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..core.safetext import count, one_line
@@ -145,4 +146,28 @@ def rate(games: Iterable[Ranked]) -> Ratings:
     return Ratings(tuple(ratings), rated, skipped)
 
 
-__all__ = ["Ranked", "Rating", "Ratings", "rate"]
+def recorded(paths: Sequence[str | os.PathLike[str]], jobs: int = 1) -> Iterator[Ranked]:
+    """Each game of the records in ``paths`` (files, folders, corpora), in order, as
+    :func:`rate` takes it: a seat known by the bot or policy the record's meta names,
+    else by the player's name; a forfeit ranks last. ``jobs``: processes to read with.
+
+    Raises:
+        InputError: a path cannot be read, or a record is not valid (the message names it).
+    """
+    from ..corpus.rows import run
+    from ..formats.sources import InputError, input_files
+
+    for rows in run(input_files(paths), jobs=jobs):
+        broken = rows.broken_line()
+        if broken is not None or rows.game is None:
+            raise InputError(f"cannot rate an invalid record (qwirkle validate lists every error): {broken}")
+        game = rows.game
+        names, scores = game["_names"], game["_scores"]
+        assert isinstance(names, tuple) and isinstance(scores, tuple)
+        bots = [game.get(f"bot_{s}") for s in range(len(names))]
+        forfeit = game["forfeit_seat"]
+        yield Ranked.of(names, [b if isinstance(b, str) else None for b in bots], scores,
+                        forfeit if isinstance(forfeit, int) else None)
+
+
+__all__ = ["Ranked", "Rating", "Ratings", "rate", "recorded"]

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from ..corpus.rows import Stats
     from ..corpus.runner import Played, Run, Summarised
     from ..corpus.tables import TableWriter
-    from ..play.simulate import Policy
+    from ..engines.policies import PolicyName as Policy
     from .progress import Progress
 
 
@@ -179,7 +179,7 @@ def simulate(
 
 def _policies(policy: str, players: int) -> Policy | tuple[Policy, ...]:
     """``--policy``: one for every seat, or one per seat (comma-separated)."""
-    from ..play.simulate import seat_policies
+    from ..engines.selfplay import seat_policies
 
     try:
         policies = seat_policies(policy.split(",") if "," in policy else policy, players)  # type: ignore[arg-type]

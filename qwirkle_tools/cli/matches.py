@@ -115,7 +115,7 @@ def bot(
     """
     from ..bots.players import BotError, load
     from ..bots.qbp import serve
-    from ..play.policies import BUILT_IN, TIMED
+    from ..engines.policies import BUILT_IN, TIMED
 
     if policy.startswith("cmd:"):
         _fail("--policy: a cmd: program speaks the protocol itself: give it to the referee as it is")

@@ -300,9 +300,9 @@ def endgame(
 
         qwirkle endgame sample_games/296-295.json --turn 61
     """
-    from ..play.endgame import solve
-    from ..play.endgame_position import start
-    from ..play.solution import format_solution
+    from ..engines.endgame import solve
+    from ..engines.endgame_position import start
+    from ..engines.solution import format_solution
 
     loaded = read_game(file, game)
     found = start(loaded.record, turn)

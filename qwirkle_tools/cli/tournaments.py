@@ -3,7 +3,6 @@ when this module is imported (the launcher imports it after the app, whose helpe
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
 
@@ -116,29 +115,11 @@ def ratings(
 
         qwirkle ratings tournament.jsonl match.jsonl
     """
-    from ..bots.ratings import Ranked, rate
-    from ..corpus.rows import run
-    from ..formats.sources import InputError, input_files
-
-    def ranked() -> Iterator[Ranked]:
-        for rows in run(files, jobs=jobs):
-            broken = rows.broken_line()
-            if broken is not None or rows.game is None:
-                _fail(f"cannot rate an invalid record (qwirkle validate lists every error): {broken}")
-            game = rows.game
-            names, scores = game["_names"], game["_scores"]
-            assert isinstance(names, tuple) and isinstance(scores, tuple)
-            bots = [game.get(f"bot_{s}") for s in range(len(names))]
-            forfeit = game["forfeit_seat"]
-            yield Ranked.of(names, [b if isinstance(b, str) else None for b in bots], scores,
-                            forfeit if isinstance(forfeit, int) else None)
+    from ..bots.ratings import rate, recorded
+    from ..formats.sources import InputError
 
     try:
-        files = input_files(paths)
-    except InputError as exc:
-        _fail(str(exc))
-    try:
-        found = rate(ranked())
+        found = rate(recorded(paths, jobs))
     except ImportError:
         _fail("ratings need openskill: pip install openskill")
     except InputError as exc:

@@ -24,7 +24,7 @@ COORD_LIMIT = 1_000_000
 
 INTEGER = re.compile(r"-?[0-9]+")
 """The grammar of a coordinate wherever a cell is read (:func:`parse_coordinate`,
-:meth:`Placement.parse`, :meth:`Move.parse <qwirkle_tools.play.move.Move.parse>`,
+:meth:`Placement.parse`, :meth:`Move.parse <qwirkle_tools.core.move.Move.parse>`,
 the notation, the bots' protocol): ASCII digits after an optional minus sign,
 at most :data:`MAX_DIGITS` of them; no plus sign, no underscore, no digits of
 another script (``int()`` takes all three)."""

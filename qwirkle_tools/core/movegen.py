@@ -54,6 +54,7 @@ from .errors import QwirkleError
 from .frontier import DEAD, FREE, NO_RUN, BoardData, Info, Placements, board_data
 from .lines import ALL, JOIN, LINE_MAX
 from .lines import points as line_points
+from .move import Move
 from .rules import DEFAULT_RULES, Rules
 from .tiles import COLOUR_OF, SHAPE_OF, TILES, largest_group
 
@@ -93,18 +94,6 @@ work a :class:`Cutoff` lets run past its bounds (tens of milliseconds)."""
 RawMove = tuple[int, int, tuple[int, ...], tuple[int, ...]]
 """``(score, qwirkles, cell_keys, tiles)``: a move as plain data, its cells and
 tiles in line order (left to right, or top to bottom), as in :attr:`Move.tiles`."""
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """A legal placement with its score (without end bonus) and Qwirkles."""
-
-    tiles: tuple[Placement, ...]
-    score: int
-    qwirkles: int
-
-    def __str__(self) -> str:
-        return " ".join(str(p) for p in self.tiles)
 
 
 def generate(
@@ -147,9 +136,10 @@ def _built(table: dict[int, _Entry]) -> list[Move]:
     if not table:
         return []
     scores, qwirkles, _, placements = zip(*map(table.__getitem__, sorted(table)))
-    # the Moves built and filled in C, without Move.__init__ (three object.__setattr__ calls each)
+    # the Moves built and filled in C, without Move.__init__ (five object.__setattr__ calls each)
     moves = list(map(object.__new__, repeat(Move, len(scores))))
-    for set_field, values in ((_SET_TILES, placements), (_SET_SCORE, scores), (_SET_QWIRKLES, qwirkles)):
+    for set_field, values in ((_SET_ACTION, repeat("place")), (_SET_TILES, placements), (_SET_EXCHANGED, repeat(())),
+                              (_SET_SCORE, scores), (_SET_QWIRKLES, qwirkles)):
         deque(map(set_field, moves, values), 0)
     return moves
 
@@ -234,9 +224,16 @@ def best_move(
     if not table:
         return None
     score, qwirkles, keys, tiles = table[min(table)]
-    return Move(tuple(Placement(TILES[t], *key_cell(k)) for k, t in zip(keys, tiles)), score, qwirkles)
+    return Move.place((Placement(TILES[t], *key_cell(k)) for k, t in zip(keys, tiles)), score, qwirkles)
 
 
+def raw(move: Move) -> RawMove:
+    """A generated move as the plain data :func:`generate_raw` gives."""
+    return move.score or 0, move.qwirkles or 0, tuple(p.key for p in move.tiles), tuple(int(p.tile) for p in move.tiles)
+
+
+_SET_ACTION: Callable[[Move, Any], None] = Move.__dict__["action"].__set__
+_SET_EXCHANGED: Callable[[Move, Any], None] = Move.__dict__["exchanged"].__set__
 _SET_TILES: Callable[[Move, Any], None] = Move.__dict__["tiles"].__set__
 _SET_SCORE: Callable[[Move, Any], None] = Move.__dict__["score"].__set__
 _SET_QWIRKLES: Callable[[Move, Any], None] = Move.__dict__["qwirkles"].__set__

@@ -1,4 +1,4 @@
-"""Legality and scoring of one placement, as ``../shared/RULES.md`` states them.
+"""Legality and scoring of one placement, as ``docs/rules.md`` states them.
 
 :func:`judge` is the one scorer: it returns every rule a move breaks (with
 the index of the tile concerned) and what the move scores, with a breakdown
@@ -24,7 +24,7 @@ from .tiles import TILES, Tile, tile_names
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The house-rule switches a record may set; defaults as in RULES.md."""
+    """The house-rule switches a record may set; defaults as in docs/rules.md."""
 
     lone_tile_score: int = 1
     qwirkle_bonus: int = 6
@@ -430,7 +430,7 @@ def _beside(cells: Mapping[int, int]) -> Iterator[int]:
 def dead(cells: Board | Mapping[int, int], left: Iterable[int], frontier: Mapping[int, int] | None = None) -> bool:
     """Whether a position is dead: tiles are on the board and none of the
     tiles ``left`` in the game (in racks and bag) fits anywhere, so nobody
-    can ever place again (RULES.md: the game ends, blocked). ``frontier``:
+    can ever place again (docs/rules.md: the game ends, blocked). ``frontier``:
     as for :func:`playable_tile`."""
     if isinstance(cells, Board):
         cells = cells.cells

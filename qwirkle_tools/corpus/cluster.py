@@ -16,7 +16,7 @@ distributed); nothing here imports them until a run starts. A run:
    blocks of files;
 4. runs each block on a worker with the same per-record code as
    ``--jobs`` (:func:`qwirkle_tools.corpus.rows.game_rows`,
-   :func:`qwirkle_tools.corpus.rows.report`, :func:`qwirkle_tools.play.simulate.simulate_line`)
+   :func:`qwirkle_tools.corpus.rows.report`, :func:`qwirkle_tools.engines.selfplay.simulate_line`)
    and yields the blocks' results in corpus order, a few blocks ahead per
    worker, so the summaries merged from them, the listings and the tables
    are the same as with ``--jobs``.
@@ -53,6 +53,8 @@ from ..analysis.validate import Report, Tally
 from ..core.errors import QwirkleError
 from ..core.findings import Finding
 from ..core.safetext import one_line
+from ..engines.policies import PolicyName as Policy
+from ..engines.selfplay import simulate_line
 from ..formats.sources import (
     RECORD_SUFFIXES,
     InputError,
@@ -63,7 +65,6 @@ from ..formats.sources import (
     open_input,
     record_files,
 )
-from ..play.simulate import Policy, simulate_line
 from .connection import (  # (TIMEOUT and the rest kept here too: the names of release 0.1)
     CLOSE_TIMEOUT,
     LOCAL,
@@ -435,7 +436,7 @@ def validate_block(block: Block, every: bool = False, fn: Callable[[Source], Rep
 def simulate_block(games: range, players: int = 2, seed: int = 0,
                    policy: Policy | tuple[Policy, ...] = "greedy") -> bytes:
     """Games ``games`` of a corpus made with ``seed``, as ``.jsonl`` lines
-    (see :func:`~qwirkle_tools.play.simulate.simulate_line`)."""
+    (see :func:`~qwirkle_tools.engines.selfplay.simulate_line`)."""
     return b"".join(simulate_line(i, players, seed, policy) for i in games)
 
 
@@ -490,7 +491,7 @@ def simulate(games: int, address: str, players: int = 2, seed: int = 0, policy: 
              workers: int | None = None, block: int = GAMES_PER_BLOCK, security: Any = None) -> Run[bytes]:
     """Self-play on a cluster: the ``.jsonl`` lines of games ``0 .. games-1``
     in order, ``block`` games per block; the same games as a local run with
-    the same seed (every game has its own seed, :func:`~qwirkle_tools.play.simulate.game_seed`)."""
+    the same seed (every game has its own seed, :func:`~qwirkle_tools.engines.selfplay.game_seed`)."""
     work = partial(simulate_block, players=players, seed=seed, policy=policy)
     chunks = [range(i, min(i + block, games)) for i in range(0, games, block)]
     return Run(games, _run(address, workers, lambda client: ordered(client, work, chunks), security))

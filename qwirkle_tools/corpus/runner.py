@@ -29,7 +29,7 @@ from .pool import ordered_map
 from .rows import GameRows, Stats, reports, run
 
 if TYPE_CHECKING:
-    from ..play.simulate import Policy
+    from ..engines.policies import PolicyName as Policy
     from .cluster import Input
 
 P = TypeVar("P")
@@ -160,7 +160,7 @@ def play(games: int, players: int = 2, seed: int = 0, policy: Policy | tuple[Pol
          jobs: int = 1, dask: str | None = None) -> Run[Played, int]:
     """Games ``0 .. games-1`` of self-play with ``seed`` as ``.jsonl``
     lines, in order, the same wherever they are played (see
-    :func:`qwirkle_tools.play.simulate.simulate_line`); the summary counts the games.
+    :func:`qwirkle_tools.engines.selfplay.simulate_line`); the summary counts the games.
 
     Raises:
         qwirkle_tools.corpus.connection.ClusterError: see :func:`qwirkle_tools.corpus.cluster.simulate`.
@@ -178,7 +178,7 @@ def play(games: int, players: int = 2, seed: int = 0, policy: Policy | tuple[Pol
                     yield Played(lines, count)
 
         return Run(games, 0, merged)
-    from ..play.simulate import simulate_line
+    from ..engines.selfplay import simulate_line
 
     def each(done: Run[Played, int]) -> Generator[Played, None, None]:
         with _closing(found := ordered_map(partial(simulate_line, players=players, seed=seed, policy=policy),

@@ -122,7 +122,7 @@ def turn_text(turn: Turn) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Setup:
-    """A position to start from instead of an empty table (RULES.md,
+    """A position to start from instead of an empty table (docs/rules.md,
     "Positions that start mid-game").
 
     ``bag`` is the bag's tiles or just their number; ``racks`` one entry per

@@ -85,7 +85,7 @@ def parse_source(text: bytes, exact: bool = False) -> tuple[object, Finding | No
 def parse_written(text: bytes, form: str) -> Parsed:
     """The record data of a game's notation (``form`` ``qgn``) or a score
     sheet (``csv``), with a finding for each mistake (see
-    :func:`qwirkle_tools.formats.notation.parse_qgn`, :func:`qwirkle_tools.formats.sheets.parse_sheet`)."""
+    :func:`qwirkle_tools.formats.qgn.parse_qgn`, :func:`qwirkle_tools.formats.sheets.parse_sheet`)."""
     code = "qgn" if form == "qgn" else "sheet"
     if text.startswith(b"\xef\xbb\xbf"):
         text = text[3:]
@@ -97,7 +97,7 @@ def parse_written(text: bytes, form: str) -> Parsed:
         return Parsed({}, (make(code, None, "", f"{where}, column {column}: not UTF-8 (byte {text[exc.start]:#04x}); "
                                                "save the file as UTF-8"),))
     if form == "qgn":
-        from .notation import parse_qgn
+        from .qgn import parse_qgn
 
         return parse_qgn(decoded)
     from .sheets import parse_sheet
@@ -335,7 +335,7 @@ def read_record(path: str | os.PathLike[str]) -> Record:
 @dataclass(frozen=True, slots=True)
 class Loaded:
     """A record read from a file, with the warnings of reading it (slips
-    in hand-written text read past, see :func:`~qwirkle_tools.formats.notation.parse_qgn`)
+    in hand-written text read past, see :func:`~qwirkle_tools.formats.qgn.parse_qgn`)
     and where its values were written (see :class:`~qwirkle_tools.formats.record.Parsed`)."""
 
     record: Record

@@ -24,7 +24,7 @@ from ..core.errors import QwirkleError
 from ..core.findings import Finding
 from ..core.safetext import json_text, one_line
 from ..formats.jsontext import JSON, deep_enough
-from ..formats.notation import dropped, format_qgn
+from ..formats.qgn import dropped, format_qgn
 from ..formats.record import Record, dumps, from_data
 from ..formats.sources import Source, load_records
 
@@ -93,7 +93,7 @@ def written(records: Sequence[Record | Mapping[str, JSON]], form: str, name: str
     """The text of ``records`` in ``form`` (see :func:`output_form`): a
     ``.json`` or ``.qgn`` file holds one record, a ``.jsonl`` corpus one a
     line. What the notation cannot hold (``x-`` fields, analysis, see
-    :func:`qwirkle_tools.formats.notation.dropped`) is refused, or with ``lossy``
+    :func:`qwirkle_tools.formats.qgn.dropped`) is refused, or with ``lossy``
     left out and listed in :attr:`Conversion.dropped`. ``name``, the
     output's, starts the messages.
 

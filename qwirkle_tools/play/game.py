@@ -36,7 +36,7 @@ the bag are a :class:`~qwirkle_tools.play.ledger.Dealer`'s, and so are the rules
 of a turn that depend on them, the replay's own: the opening rule (the starter
 places their largest group), exchanges (at most as many tiles as the bag
 holds), the pass (only when nothing else is legal). This module adds the end
-bonus and the end of the game (RULES.md). :meth:`Game.record` writes the game
+bonus and the end of the game (docs/rules.md). :meth:`Game.record` writes the game
 in the record format, which the validator replays with no finding.
 """
 
@@ -44,89 +44,25 @@ from __future__ import annotations
 
 import copy
 import random
-from collections import deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
-from itertools import combinations, repeat
-from typing import Any, Literal
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Literal
 
 from ..core.board import COORD_LIMIT, Board, Placement, key_cell
 from ..core.findings import make
-from ..core.frontier import BoardData, Line
-from ..core.movegen import generate, generate_on
+from ..core.frontier import BoardData, Line, board_data
+from ..core.move import Action as Action
+from ..core.move import Move as Move
+from ..core.move import MoveError as MoveError
 from ..core.rules import DEFAULT_RULES, Rules, dead, judge, judge_placed
-from ..core.text import count
 from ..core.tiles import COPIES, RACK_SIZE, TILES, Tile, each_copy, largest_group, tile_names
 from ..formats.jsontext import JSON
 from ..formats.record import Player, Record, Result, Setup, Turn
-from .engine import BOARD_UNKNOWN_WHY, GameState, IllegalMoveError, replay
+from .engine import GameState, IllegalMoveError
 from .ledger import Dealer
-from .move import Action as Action
-from .move import Move as Move
-from .move import MoveError as MoveError
+from .view import SeatView, end_of, hide, hide_setup, moves_for, tiles_of, unseen_counts
 
 Outcome = Literal["out", "blocked"]
 _End = Literal["out", "blocked", "unknown"] | None  # "unknown": not worked out since the last change
-
-
-@dataclass(frozen=True, slots=True)
-class SeatView:
-    """What one seat may know of a game: never the bag's order or another rack.
-
-    ``unseen[t]`` is how many copies of tile ``t`` the seat cannot see (not
-    on the board, not in its rack): in the bag or in other racks. ``turns``
-    are the turns so far with what the seat may not know taken out: other
-    seats' racks, draws and exchanged tiles (an exchange keeps its count).
-    """
-
-    seat: int
-    to_move: int
-    board: Board
-    rack: tuple[Tile, ...]
-    rack_sizes: tuple[int, ...]
-    bag: int
-    scores: tuple[int, ...]
-    unseen: tuple[int, ...]
-    turns: tuple[Turn, ...]
-    rules: Rules = DEFAULT_RULES
-    over: bool = False
-    names: tuple[str, ...] = ()
-    setup: Setup | None = None
-
-    def legal_moves(self) -> list[Move]:
-        """The seat's legal moves, as :meth:`Game.legal_moves` lists them (empty
-        when it is not this seat's turn or the game is over)."""
-        if self.over or self.seat != self.to_move:
-            return []
-        return _legal(self.board.cells, list(self.rack), self.bag, self.rules)
-
-    def record(self) -> Record:
-        """The game so far as the seat may know it, in the record format (no result)."""
-        names = self.names or tuple(f"Player {p + 1}" for p in range(len(self.rack_sizes)))
-        return Record(tuple(Player(n) for n in names), self.turns, self.rules, self.setup)
-
-    @classmethod
-    def from_record(cls, record: Record, seat: int, rack: Sequence[int]) -> SeatView:
-        """The view of ``seat``, holding ``rack``, after a record's turns: what a bot
-        rebuilds from the protocol's ``position`` and ``rack`` (see ``docs/bots.md``).
-
-        Raises:
-            ValueError: the seat does not exist, the record has errors, the board
-                is not known, or the rack does not fit what the board leaves.
-        """
-        if not 0 <= seat < len(record.players):
-            raise ValueError(f"seat {seat} does not exist: the game has {len(record.players)} players")
-        state = _end_of(record, "the position")
-        unseen = _unseen(state.board.cells.values(), rack)
-        if min(unseen) < 0:
-            raise ValueError(f"the rack {tile_names(rack)} holds a tile whose copies are all on the board")
-        sizes = tuple(len(rack) if p == seat else (s if s is not None else RACK_SIZE)
-                      for p, s in enumerate(state.rack_sizes))
-        bag = state.bag if state.bag is not None else max(0, sum(unseen) - sum(sizes) + len(rack))
-        return cls(seat, state.to_move if state.to_move is not None else seat, state.board, _tiles(rack), sizes,
-                   bag, state.scores, tuple(unseen), record.turns, record.rules, state.ended is not None,
-                   record.names, record.setup)
 
 
 class _Undo:
@@ -188,6 +124,7 @@ class Game:
         self._to_move = to_move
         self._prefix: tuple[Turn, ...] = tuple(turns)
         self._turns: list[Turn] = []
+        self._seen: dict[int, list[Turn]] = {}  # each seat's view of the turns, as far as a view asked
         self._undo: list[_Undo] = []
         self._setup = setup
         self._meta = dict(meta or {})
@@ -226,7 +163,7 @@ class Game:
         Raises:
             ValueError: the record has errors, or does not tell what is needed.
         """
-        state = _end_of(record, "the record")
+        state = end_of(record, "the record")
         racks, bag = _to_play_on(record, state, seed)
         to_move = state.to_move if state.to_move is not None else 0
         if not record.turns and not state.board.cells:
@@ -286,10 +223,13 @@ class Game:
         """What ``seat`` may know now (see :class:`SeatView`)."""
         if not 0 <= seat < len(self.names):
             raise ValueError(f"seat {seat} does not exist: the game has {len(self.names)} players")
-        unseen = _unseen(self._cells.values(), self._racks[seat])
-        return SeatView(seat, self._to_move, self.board, self.racks[seat], tuple(len(r) for r in self._racks),
-                        len(self._dealer.bag), self.scores, tuple(unseen), tuple(_hide(t, seat) for t in self.turns),
-                        self.rules, self.is_over(), self.names, _hide_setup(self._setup, seat))
+        unseen = unseen_counts(self._cells.values(), self._racks[seat])
+        seen = self._seen.setdefault(seat, [])  # the turns as the seat saw them, kept from view to view
+        turns = self.turns
+        seen.extend(hide(t, seat) for t in turns[len(seen):])
+        return SeatView(seat, self._to_move, self.board, tiles_of(self._racks[seat]), tuple(len(r) for r in self._racks),
+                        len(self._dealer.bag), self.scores, tuple(unseen), tuple(seen),
+                        self.rules, self.is_over(), self.names, hide_setup(self._setup, seat))
 
     # -- moves ------------------------------------------------------------------
 
@@ -302,7 +242,7 @@ class Game:
         out in row 0 from (0,0)."""
         if self.is_over():
             return []
-        return _legal(self._cells, self._racks[self._to_move], len(self._dealer.bag), self.rules,
+        return moves_for(self._cells, self._racks[self._to_move], len(self._dealer.bag), self.rules,
                       self._boards.data(self._cells, len(self._undo)))
 
     def is_legal(self, move: Move) -> bool:
@@ -347,18 +287,18 @@ class Game:
             points = rules.scored(judgement.points, len(move.tiles), len(rack), len(dealer.bag))
             new = dealer.place(p, [pl.tile for pl in move.tiles])
             self._undo.append(_Undo(held, keys, len(new), None, None, end))
-            turn = Turn(p, "place", tiles=move.tiles, score=points, rack=_tiles(held), draw=_tiles(new))
+            turn = Turn(p, "place", tiles=move.tiles, score=points, rack=tiles_of(held), draw=tiles_of(new))
             self._end = "out" if not rack else "unknown"  # (a placement may leave the position dead)
             self._boards.push(keys)
         elif move.action == "exchange":
             new, saved_bag, saved_rng = dealer.exchange(p, [int(t) for t in move.exchanged])
             points = 0
             self._undo.append(_Undo(held, (), 0, saved_bag, saved_rng, end))
-            turn = Turn(p, "exchange", exchanged=move.exchanged, score=0, rack=_tiles(held), draw=_tiles(new))
+            turn = Turn(p, "exchange", exchanged=move.exchanged, score=0, rack=tiles_of(held), draw=tiles_of(new))
         else:
             points = 0
             self._undo.append(_Undo(held, (), 0, None, None, end))
-            turn = Turn(p, "pass", score=0, rack=_tiles(held))
+            turn = Turn(p, "pass", score=0, rack=tiles_of(held))
         self._scores[p] += points
         self._turns.append(turn)
         self._to_move = (p + 1) % len(self.names)
@@ -375,6 +315,8 @@ class Game:
             raise IndexError("no turn to take back" + (": the record's turns cannot be" if self._prefix else ""))
         undo = self._undo.pop()
         turn = self._turns.pop()
+        for seen in self._seen.values():
+            del seen[len(self._prefix) + len(self._turns):]
         self._boards.pop(len(self._undo), turn.action == "place")
         p = turn.player
         self._to_move = p
@@ -400,7 +342,7 @@ class Game:
     def outcome(self) -> Outcome | None:
         """``"out"`` once a player emptied their rack with the bag empty,
         ``"blocked"`` once no tile left in the game (in racks and bag) fits
-        anywhere, else ``None`` (RULES.md, "End of the game")."""
+        anywhere, else ``None`` (docs/rules.md, "The end")."""
         end = self._end
         if end == "unknown":
             end = self._end = "blocked" if self._boards.dead(self._cells, self._dealer.left(), len(self._undo)) else None
@@ -473,40 +415,27 @@ def _to_play_on(record: Record, state: GameState, seed: int) -> tuple[list[list[
     return racks, pool
 
 
-def _end_of(record: Record, what: str) -> GameState:
-    """The state a record reaches, replayed; ``what`` names it in the errors.
-
-    Raises:
-        ValueError: the record has errors, or its board is not known.
-    """
-    history = replay(record)
-    errors = [f for f in history.findings if f.severity == "error"]
-    if errors:
-        raise ValueError(f"{what} has {count(len(errors), 'error')}, the first: {errors[0]}")
-    state = history.final
-    assert state is not None
-    if not state.board_known:
-        raise ValueError(f"{what}'s board is not known ({BOARD_UNKNOWN_WHY})")
-    return state
-
-
 class _Boards:
-    """The move generator's data of each board on a game's line of pushed placements
-    (a :class:`~qwirkle_tools.core.frontier.Line`), begun at the first ask: a search
-    that pops and pushes again grows the next board's data from its parent's, not
-    from nothing."""
+    """The move generator's data of each board. A game played forward shares the thread's
+    (:func:`~qwirkle_tools.core.frontier.board_data`, which its players' move generations
+    use too); from the first :meth:`pop`, a line of pushed placements
+    (a :class:`~qwirkle_tools.core.frontier.Line`), so that a search that pops and pushes
+    again grows the next board's data from its parent's, not from nothing."""
 
-    __slots__ = ("line", "start", "bonus")
+    __slots__ = ("line", "start", "bonus", "searched")
 
     def __init__(self, bonus: int) -> None:
         self.line: Line | None = None
         self.start = 0  # the turns pushed when the line began: a pop below them ends it
         self.bonus = bonus
+        self.searched = False  # a turn was taken back
 
     def data(self, cells: dict[int, int], turns: int) -> BoardData | None:
         """The data of ``cells`` (``None`` while the board is empty), ``turns`` turns pushed."""
         if not cells:
             return None
+        if not self.searched:
+            return board_data(cells, self.bonus)
         if self.line is None:
             self.line, self.start = Line(cells, self.bonus), turns
         return self.line.data(cells)
@@ -523,76 +452,11 @@ class _Boards:
 
     def pop(self, turns: int, placed: bool) -> None:
         """A turn taken back (``placed``: a placement), ``turns`` left pushed."""
+        self.searched = True
         if turns < self.start:
             self.line = None
         elif placed and self.line is not None:
             self.line.pop()
-
-
-def _legal(cells: Mapping[int, int], rack: Sequence[int], bag: int, rules: Rules, data: BoardData | None = None
-           ) -> list[Move]:
-    """The legal moves for ``rack`` (see :meth:`Game.legal_moves`), from the board's ``data`` if given."""
-    opening = not cells
-    found = generate(cells, rack, rules, largest_first=opening) if data is None else generate_on(data, rack, rules)
-    whole = len(rack)
-    scores = [rules.scored(m.score, len(m.tiles), whole, bag) for m in found]
-    # the Moves built without Move.__init__ (its frozen fields are set one object.__setattr__ at a time)
-    moves = list(map(object.__new__, repeat(Move, len(found))))
-    for set_field, values in ((_SET_ACTION, repeat("place")), (_SET_TILES, (m.tiles for m in found)),
-                              (_SET_EXCHANGED, repeat(())), (_SET_SCORE, scores)):
-        deque(map(set_field, moves, values), 0)
-    if not bag:  # going out adds the bonus: such a move may rank higher (a stable sort keeps generate's ties)
-        moves.sort(key=lambda m: -(m.score or 0))
-    if bag and not opening:
-        moves.extend(_exchanges(tuple(sorted(rack)), min(whole, bag)))
-    if not moves and not bag and not opening:
-        moves.append(Move.pass_turn())
-    return moves
-
-
-@lru_cache(maxsize=4096)
-def _exchanges(rack: tuple[int, ...], most: int) -> tuple[Move, ...]:
-    """Every distinct exchange of at most ``most`` tiles of a (sorted) rack, largest first."""
-    chosen = dict.fromkeys(c for size in range(most, 0, -1) for c in combinations(rack, size))
-    return tuple(Move.exchange(c) for c in chosen)
-
-
-_SET_ACTION: Callable[[Move, Any], None] = Move.__dict__["action"].__set__
-_SET_TILES: Callable[[Move, Any], None] = Move.__dict__["tiles"].__set__
-_SET_EXCHANGED: Callable[[Move, Any], None] = Move.__dict__["exchanged"].__set__
-_SET_SCORE: Callable[[Move, Any], None] = Move.__dict__["score"].__set__
-
-
-def _unseen(board: Iterable[int], rack: Iterable[int]) -> list[int]:
-    """How many of each tile a seat holding ``rack`` does not see on ``board`` or in it
-    (negative where more are seen than the game has)."""
-    unseen = [COPIES] * len(TILES)
-    for t in (*board, *rack):
-        unseen[t] -= 1
-    return unseen
-
-
-def _tiles(tiles: Iterable[int]) -> tuple[Tile, ...]:
-    return tuple(TILES[t] for t in tiles)
-
-
-def _hide_setup(setup: Setup | None, seat: int) -> Setup | None:
-    """A setup as ``seat`` saw it: the other racks as their sizes, the bag as its count."""
-    if setup is None:
-        return None
-    racks = None if setup.racks is None else tuple(
-        r if p == seat or isinstance(r, int) else len(r) for p, r in enumerate(setup.racks))
-    bag = setup.bag if setup.bag is None or isinstance(setup.bag, int) else len(setup.bag)
-    return Setup(setup.board, bag, racks, setup.scores, setup.extra)
-
-
-def _hide(turn: Turn, seat: int) -> Turn:
-    """``turn`` as ``seat`` saw it: another seat's rack, draw and exchanged tiles removed."""
-    if turn.player == seat:
-        return turn
-    if turn.action == "exchange":
-        return turn._replace(rack=None, draw=None, exchanged=None, count=turn.exchange_size)
-    return turn._replace(rack=None, draw=None)
 
 
 __all__ = ["Game", "Move", "MoveError", "SeatView"]

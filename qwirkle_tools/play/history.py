@@ -5,7 +5,7 @@ built once, which gives the state after any turn, the running scores, lead
 changes, each seat's known rack and the unseen tiles from a seat's point of
 view; :func:`check` is the same replay keeping only the findings (the
 validator's path). Both are the engine's one loop,
-:meth:`qwirkle_tools.play.turns.Game.run`, keeping more or less.
+:meth:`qwirkle_tools.play.replay.Replay.run`, keeping more or less.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from collections.abc import Iterator, Sequence
 from ..core.findings import Finding
 from ..core.tiles import RACK_SIZE, each_copy
 from ..formats.record import Record, Turn
+from .replay import Replay
 from .state import GameState, LeadChange, TurnResult
-from .turns import Game
 
 
 class History:
@@ -74,7 +74,7 @@ class History:
         facts = [score_line(self.players, self.totals), count(len(self.turns), "turn")]
         if self.record.result is not None and self.record.result.end is not None:
             facts.append(f"end: {self.record.result.end}")
-        errors = sum(1 for f in self.findings if f.severity == "error")
+        errors = sum(1 for f in self.findings if f.is_error)
         facts.append(count(errors, "error") if errors else "no errors")
         final = self.final
         last = next((t for t in reversed(self.turns) if t is not None), None)
@@ -156,7 +156,7 @@ def replay(record: Record, turns: Sequence[Turn | None] | None = None, positions
     those turns have no result. ``positions=False`` keeps no state per turn
     (for tables over many games: the totals, points and Qwirkles are there).
     """
-    game = Game.from_record(record)
+    game = Replay.from_record(record)
     initial = game.state()
     played = record.turns if turns is None else turns
     results: list[TurnResult] = []
@@ -169,7 +169,7 @@ def replay(record: Record, turns: Sequence[Turn | None] | None = None, positions
 def check(record: Record, turns: Sequence[Turn | None] | None = None) -> list[Finding]:
     """Every finding of ``record``, in record order: :func:`replay` without
     keeping anything but the findings (the validator's path)."""
-    game = Game.from_record(record)
+    game = Replay.from_record(record)
     game.run(record.turns if turns is None else turns)
     game.finish(record)
     return game.all_findings()

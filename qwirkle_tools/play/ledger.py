@@ -15,7 +15,7 @@ racks dealt from it, draws taken from it, every tile known. The playable
 game (:mod:`qwirkle_tools.play.game`) keeps its racks and bag in one.
 
 The rules of a turn that depend on the racks and the bag, not on the lines
-(the opening, the exchange, the pass: RULES.md), are the functions
+(the opening, the exchange, the pass: docs/rules.md), are the functions
 :func:`opening_problem`, :func:`exchange_problem` and :func:`pass_problem`,
 used by the replay and the playable game alike.
 """

@@ -2,7 +2,7 @@
 
 A match or tournament (:mod:`qwirkle_tools.bots.match`) writes ``bot-S``, the
 spec of seat ``S``'s player (``greedy``, ``mybot.py:play``, ``cmd:...``); a
-self-play corpus (:mod:`qwirkle_tools.play.simulate`) writes ``policy``, one
+self-play corpus (:mod:`qwirkle_tools.engines.selfplay`) writes ``policy``, one
 policy for every seat or one per seat, comma-separated. :func:`bot_meta` and
 :func:`seat_bots` are the pair that writes and reads these keys, so the
 tables, the statistics and the ratings read them in one way; :func:`forfeit_seat`

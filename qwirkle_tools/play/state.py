@@ -157,7 +157,7 @@ class Notes:
 
     def add(self, code: str, turn: int | None, pointer: str, message: str) -> None:
         finding = make(code, turn, pointer, message)
-        if self.error is None and finding.severity == "error":
+        if self.error is None and finding.is_error:
             self.error = finding
         if len(self.kept) < MAX_FINDINGS:
             self.kept.append(finding)

@@ -25,7 +25,7 @@ import sys
 import time
 
 from qwirkle_tools.bots.qbp import serve
-from qwirkle_tools.play.policies import greedy
+from qwirkle_tools.engines.policies import greedy
 
 MODE = sys.argv[1] if __name__ == "__main__" else ""
 TOKEN = sys.argv[2] if __name__ == "__main__" and len(sys.argv) > 2 else ""

@@ -20,7 +20,7 @@ from pathlib import Path
 from qwirkle_tools.core.board import Board, cell_key
 from qwirkle_tools.core.movegen import generate
 from qwirkle_tools.core.tiles import BY_NAME, TILES
-from qwirkle_tools.play.simulate import simulate
+from qwirkle_tools.engines.selfplay import simulate
 
 HERE = Path(__file__).parent
 POSITIONS = [(1, "random", 6), (1, "random", 18), (2, "greedy", 30), (3, "random", 40), (4, "greedy", 12),

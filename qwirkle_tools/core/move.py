@@ -1,20 +1,22 @@
-"""A move of the playable game: a placement, an exchange or a pass, with its text form.
+"""A move: a placement, an exchange or a pass, with its one text form.
 
 The notation's form of a move (``rc@0,0 rd@1,0``, ``exchange rc rs``, ``pass``)
-read by :meth:`Move.parse` and written by ``str``; :class:`~qwirkle_tools.play.game.Game`
-lists, plays and takes back moves, and bots answer with their text.
+is read by :meth:`Move.parse` and written by ``str``. The move generator
+(:mod:`~qwirkle_tools.core.movegen`) lists placements as moves;
+:class:`~qwirkle_tools.play.game.Game` lists, plays and takes back moves; bots
+answer with the text.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
-from ..core.board import Placement, format_move, parse_move
-from ..core.errors import QwirkleError
-from ..core.text import cut
-from ..core.tiles import TILES, Tile, format_tiles, parse_tiles
+from .board import Placement, format_move, parse_move
+from .errors import QwirkleError
+from .text import cut
+from .tiles import TILES, Tile, format_tiles, parse_tiles
 
 Action = Literal["place", "exchange", "pass"]
 
@@ -23,31 +25,34 @@ class MoveError(QwirkleError, ValueError):
     """A text that is no move; the message quotes it."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Move:
     """One turn's move: a placement, an exchange or a pass.
 
-    ``tiles`` are the placements of a ``place`` (in the order given),
-    ``exchanged`` the tiles of an ``exchange``. ``score`` is what
-    :meth:`Game.legal_moves <qwirkle_tools.play.game.Game.legal_moves>` found the move scores, end bonus included
-    (``None`` on a move made or parsed by hand); it does not take part in
-    comparisons, so a parsed move equals the listed one.
+    ``tiles`` are a placement's tiles on their cells, ``exchanged`` an
+    exchange's tiles. Two moves are equal when they put the same tiles on the
+    same cells, or exchange the same tiles, in whatever order they list them.
+    ``score`` and ``qwirkles`` are what the lister found, and take no part in
+    equality: :meth:`Game.legal_moves <qwirkle_tools.play.game.Game.legal_moves>`
+    counts the end bonus in the score; the move generator, which does not know
+    the bag, does not. A move written by hand has neither.
 
     >>> move = Move.parse("rc@0,0 rd@1,0")
     >>> str(move), str(Move.parse("exchange rc rs")), str(Move.parse("pass"))
     ('rc@0,0 rd@1,0', 'exchange rc rs', 'pass')
-    >>> Move.parse(str(move)) == move
+    >>> Move.parse(str(move)) == move == Move.parse("rd@1,0 rc@0,0")
     True
     """
 
     action: Action
     tiles: tuple[Placement, ...] = ()
     exchanged: tuple[Tile, ...] = ()
-    score: int | None = field(default=None, compare=False)
+    score: int | None = None
+    qwirkles: int | None = None
 
     @classmethod
-    def place(cls, placements: Iterable[Placement], score: int | None = None) -> Move:
-        return cls("place", tuple(placements), score=score)
+    def place(cls, placements: Iterable[Placement], score: int | None = None, qwirkles: int | None = None) -> Move:
+        return cls("place", tuple(placements), score=score, qwirkles=qwirkles)
 
     @classmethod
     def exchange(cls, tiles: Iterable[int]) -> Move:
@@ -91,3 +96,17 @@ class Move:
 
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Move):
+            return NotImplemented
+        return self.action == other.action and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash((self.action, self._key()))
+
+    def _key(self) -> tuple[tuple[int, int], ...] | tuple[int, ...]:
+        """What the move does, in one order: its placements by cell, or its exchanged tiles."""
+        if self.action == "place":
+            return tuple(sorted((p.key, int(p.tile)) for p in self.tiles))
+        return tuple(sorted(int(t) for t in self.exchanged))

@@ -1,4 +1,4 @@
-"""Writing the notation (``.qgn``, :mod:`~qwirkle_tools.formats.notation`):
+"""Writing the notation (``.qgn``, :mod:`~qwirkle_tools.formats.qgn`):
 :func:`format_qgn`, and what a record loses on the way (:func:`dropped`).
 
 Every text is written so that the reader gives it back exactly: names,
@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..core.safetext import json_text
-from ..core.tiles import Tile, format_tiles
-from .jsontext import JSON
-from .notation_tokens import DIGITS, META_KEY, RESERVED, WORD, meta_value, near_reserved
-from .record import Record, Turn
+from ...core.safetext import json_text
+from ...core.tiles import Tile, format_tiles
+from ..jsontext import JSON
+from ..record import Record, Turn
+from .tokens import DIGITS, META_KEY, RESERVED, WORD, meta_value, near_reserved
 
 
 def format_qgn(record: Record) -> str:

@@ -26,20 +26,20 @@ still read, up to the limits (see :func:`parse_qgn`); a turn that cannot be
 read is kept as a stand-in, so that the turns after it keep their numbers.
 This module decides nothing about legality: that is the replay's.
 
-It is in three parts: :mod:`~qwirkle_tools.formats.notation_tokens` (the
-tokens and the grammar both sides share), :mod:`~qwirkle_tools.formats.notation_read`
-and :mod:`~qwirkle_tools.formats.notation_write`; this module gives their names.
+It is in three parts: :mod:`~qwirkle_tools.formats.qgn.tokens` (the
+tokens and the grammar both sides share), :mod:`~qwirkle_tools.formats.qgn.read`
+and :mod:`~qwirkle_tools.formats.qgn.write`; this module gives their names.
 """
 
 from __future__ import annotations
 
-from .notation_read import parse_qgn
-from .notation_tokens import ENDS as ENDS
-from .notation_tokens import MAX_DIGITS as MAX_DIGITS
-from .notation_tokens import RESERVED as RESERVED
-from .notation_tokens import Token as Token
-from .notation_tokens import tokens
-from .notation_write import comment_text, dropped, format_qgn, strip_dropped
+from .read import parse_qgn
+from .tokens import ENDS as ENDS
+from .tokens import MAX_DIGITS as MAX_DIGITS
+from .tokens import RESERVED as RESERVED
+from .tokens import Token as Token
+from .tokens import tokens
+from .write import comment_text, dropped, format_qgn, strip_dropped
 
 SUFFIX = ".qgn"
 

@@ -42,7 +42,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..core.errors import QwirkleError
-from ..core.movegen import Cutoff, RawMove, TooManyMoves, best_move, generate_raw
+from ..core.movegen import Cutoff, RawMove, TooManyMoves, best_move, generate_raw, raw
 from ..core.rules import Rules
 
 CANDIDATES = 8
@@ -105,7 +105,7 @@ def _generated(budget: Budget | None, bag_after: int | None, cells: dict[int, in
             best = max((rules.scored(s, len(t), len(rack), 0) for s, _, _, t in moves), default=0)
         else:
             found = best_move(cells, rack, rules, limit=limit, spent=spent, cutoff=cutoff)
-            best = found.score if found is not None else 0
+            best = found.score or 0 if found is not None else 0
     except TooManyMoves as many:
         if budget is not None:
             budget[0] -= many.found
@@ -296,8 +296,7 @@ def choose(cells: dict[int, int], rack: Sequence[int], pool: Sequence[int], repl
         moves = generate_raw(cells, rack, rules, limit=REPLY_LIMIT, cutoff=cutoff)
     except TooManyMoves:  # the best score, one move kept (bounded memory), within the time
         found = best_move(cells, rack, rules, cutoff=Cutoff(deadline, most=1))
-        return None if found is None else (found.score, found.qwirkles, tuple(p.key for p in found.tiles),
-                                           tuple(int(p.tile) for p in found.tiles))
+        return None if found is None else raw(found)
     if len(moves) <= 1 or len(moves) > REPLY_LIMIT or cutoff.cut:
         return moves[0] if moves else None
     try:

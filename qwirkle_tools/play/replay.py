@@ -1,18 +1,18 @@
-"""The engine's game: one game played turn by turn, from a record that may say little.
+"""A record replayed turn by turn, however little it says: the validator's engine.
 
-:class:`Game` owns the board, the :class:`~qwirkle_tools.play.ledger.Ledger`
+:class:`Replay` owns the board, the :class:`~qwirkle_tools.play.ledger.Ledger`
 (what is known of the racks and the bag), the turn order and the end.
-:meth:`Game.play` plays one turn. A game is strict or lenient, as
+:meth:`Replay.play` plays one turn. A game is strict or lenient, as
 python-chess's ``Board.push_san`` and ``pgn.read_game`` are:
 
-* **strict** (``Game(..., strict=True)``, the default): a turn that breaks a
+* **strict** (``Replay(..., strict=True)``, the default): a turn that breaks a
   rule raises :class:`IllegalMoveError`, naming the turn, the placement and
   the reason, and leaves the game as it was before that turn;
 * **lenient**: every problem is recorded as a :class:`~qwirkle_tools.core.findings.Finding`
-  in :attr:`Game.findings` and the game carries on (an illegal move's tiles
+  in :attr:`Replay.findings` and the game carries on (an illegal move's tiles
   stay on the table, as they would on a real one). This is the validator.
 
-:meth:`Game.run` is the one replay loop: :func:`~qwirkle_tools.play.history.replay`
+:meth:`Replay.run` is the one replay loop: :func:`~qwirkle_tools.play.history.replay`
 (a whole record into a :class:`~qwirkle_tools.play.history.History`) and
 :func:`~qwirkle_tools.play.history.check` (the findings only) are built on
 it, and so is a strict game's return to before a refused turn.
@@ -47,7 +47,7 @@ from .ledger import Ledger, opening_problem, pass_problem, set_bag, set_racks
 from .state import GameState, IllegalMoveError, Notes, TurnResult, qwirkles
 
 
-class Game:
+class Replay:
     """A game in progress (see the module's notes for strict and lenient play).
 
     Build it from a record's frame with :meth:`from_record`, or from the
@@ -84,7 +84,7 @@ class Game:
             self._refuse("setup: ")
 
     @classmethod
-    def from_record(cls, record: Record, strict: bool = False) -> Game:
+    def from_record(cls, record: Record, strict: bool = False) -> Replay:
         """A game at the record's starting position (its turns not played)."""
         return cls([p.name for p in record.players], record.rules, record.setup, strict, record)
 
@@ -168,15 +168,15 @@ class Game:
         """Back to the state before the refused turn: the turns before it
         played again from the start (refusals are rare; saving the state
         before every turn would cost every game)."""
-        game = Game(self.names if self.names is not None else self.n, self.rules, self.setup, False, self._record)
+        game = Replay(self.names if self.names is not None else self.n, self.rules, self.setup, False, self._record)
         game.run(self.played)
         game.strict = True
         game.played = self.played
         self.__dict__.update(game.__dict__)
 
-    def copy(self) -> Game:
+    def copy(self) -> Replay:
         """An independent copy of the game, to try a line of play on."""
-        other = Game.__new__(Game)
+        other = Replay.__new__(Replay)
         other.__dict__.update(self.__dict__)
         notes = other.notes = Notes()
         notes.kept, notes.dropped, notes.error = list(self.notes.kept), self.notes.dropped, self.notes.error
@@ -344,7 +344,7 @@ def _seat_name(names: Sequence[str] | None, p: int) -> str:
     return f"{cut(name, 24)} (seat {p})"
 
 
-def _set_up(game: Game) -> None:
+def _set_up(game: Replay) -> None:
     """The setup read: its board, racks, scores and bag."""
     setup = game.setup
     whole = _setup_board(game, setup.board if setup is not None else ())
@@ -387,7 +387,7 @@ def _lay(cells: dict[int, int], tiles: Sequence[Placement], keys: list[int], pla
     return judgement
 
 
-def _readable(game: Game, n: int, base: str, p: int, turn: Turn) -> Sequence[Placement] | None:
+def _readable(game: Replay, n: int, base: str, p: int, turn: Turn) -> Sequence[Placement] | None:
     """A placement's tiles, or ``None`` where they are not known or not read."""
     tiles = turn.tiles
     if tiles is not None and len(tiles) > RACK_SIZE and game.notes.too_many(tiles, RACK_SIZE, n, f"{base}/tiles",
@@ -403,7 +403,7 @@ def _readable(game: Game, n: int, base: str, p: int, turn: Turn) -> Sequence[Pla
     return tiles
 
 
-def _check_scores(game: Game, scores: Sequence[int]) -> None:
+def _check_scores(game: Replay, scores: Sequence[int]) -> None:
     if len(scores) != game.n:
         game.notes.add("result-mismatch", None, "/result/scores",
                        f"the result gives {count(len(scores), 'score')} for {count(game.n, 'player')}")
@@ -416,7 +416,7 @@ def _check_scores(game: Game, scores: Sequence[int]) -> None:
                                f"the result gives {game.ledger.who[p]} {claimed}, the turns add up to {game.totals[p]}{extra}")
 
 
-def _check_end(game: Game, end: str) -> None:
+def _check_end(game: Replay, end: str) -> None:
     ledger = game.ledger
     bad = "bad-end", None, "/result/end"
     everything_known = ledger.bag is not None and all(s is not None for s in ledger.size)
@@ -446,7 +446,7 @@ def _check_end(game: Game, end: str) -> None:
         game.notes.add(*bad, "the result says unfinished, but the game ended blocked (no tile left fits anywhere)")
 
 
-def _check_starter(game: Game, record: Record) -> None:
+def _check_starter(game: Replay, record: Record) -> None:
     first = game.first_turn_player
     if first is None or record.setup is not None or len(game.opening) < game.n:
         return
@@ -460,7 +460,7 @@ def _check_starter(game: Game, record: Record) -> None:
             return
 
 
-def _setup_board(game: Game, board: Sequence[Placement]) -> bool:
+def _setup_board(game: Replay, board: Sequence[Placement]) -> bool:
     """The setup's board, its lines checked; whether it was read."""
     cells = game.cells
     notes = game.notes
@@ -491,4 +491,4 @@ def _setup_board(game: Game, board: Sequence[Placement]) -> bool:
     return True
 
 
-__all__ = ["Game"]
+__all__ = ["Replay"]

@@ -2,7 +2,7 @@
 what was meant, and the warning that says so.
 
 Each function looks at one kind of slip and returns what the reader
-(:mod:`~qwirkle_tools.formats.notation_read`) needs, or ``None`` when there
+(:mod:`~qwirkle_tools.formats.qgn.read`) needs, or ``None`` when there
 is none (the reader tests a turn's number itself, on every turn): the reader reads on as meant and gives the warning (its code is
 in :data:`~qwirkle_tools.core.findings.CODES`), once, at the slip's line and
 column. Nothing here reads a file or keeps state.
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from itertools import islice
 
-from ..core.text import ordinal
-from .notation_tokens import HEADER_CUTOFF, RESERVED, Mistake, near, tokens
-from .schema import MAX_PLAYERS
+from ...core.text import ordinal
+from ..schema import MAX_PLAYERS
+from .tokens import HEADER_CUTOFF, RESERVED, Mistake, near, tokens
 
 NAME_CUTOFF = 0.6
 """How close a word must be to a player's name to be read as it (``Anna``

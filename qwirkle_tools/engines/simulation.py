@@ -42,7 +42,7 @@ the tiles the mover has not seen, the other racks' sizes, the bag's count):
 
 With the bag empty in a two-player game nothing is hidden (the unseen tiles
 are the other rack), so the position goes to the exact endgame solver
-(:func:`~qwirkle_tools.play.endgame.solve`) with :attr:`Settings.endgame_nodes`
+(:func:`~qwirkle_tools.engines.endgame.solve`) with :attr:`Settings.endgame_nodes`
 positions (:attr:`Settings.small_nodes` when the racks hold at most
 :data:`SMALL_ENDGAME` tiles together), and the time budget if one is given:
 its proven, or best found, move.
@@ -71,11 +71,11 @@ from itertools import islice
 
 from ..core.board import Placement, key_cell
 from ..core.frontier import kept, restore
-from ..core.movegen import Cutoff, RawMove, TooManyMoves, best_move, generate_raw
+from ..core.movegen import Cutoff, RawMove, TooManyMoves, best_move, generate_raw, raw
 from ..core.rules import Rules, judge
 from ..core.tiles import RACK_SIZE, TILES, each_copy
+from ..play.game import Game, Move, SeatView
 from .endgame import solve
-from .game import Game, Move, SeatView
 
 CANDIDATES = 5
 """K: the placements the static ranking puts first, simulated."""
@@ -427,7 +427,7 @@ def _same(move: RawMove | None) -> frozenset[tuple[int, int]] | None:
 
 
 def as_move(raw: RawMove, score: int | None = None) -> Move:
-    """A raw move as the game's :class:`~qwirkle_tools.play.move.Move` (``score``: its score, bonus included)."""
+    """A raw move as the game's :class:`~qwirkle_tools.core.move.Move` (``score``: its score, bonus included)."""
     _, _, keys, tiles = raw
     return Move.place((Placement(TILES[t], *key_cell(k)) for k, t in zip(keys, tiles)), raw[0] if score is None else score)
 
@@ -464,8 +464,7 @@ def choose(view: SeatView, seed: int = 0, movetime_ms: int | None = None, settin
     except TooManyMoves:  # the best score, found within the time left (one move kept: bounded memory)
         deadline = None if movetime_ms is None else started + movetime_ms / 1000
         found = best_move(cells, rack, view.rules, cutoff=Cutoff(deadline, most=1))
-        ranked = [] if found is None else [Simulated((found.score, found.qwirkles, tuple(p.key for p in found.tiles),
-                                                      tuple(int(p.tile) for p in found.tiles)), 0, 0.0, 0, 0.0)]
+        ranked = [] if found is None else [Simulated(raw(found), 0, 0.0, 0, 0.0)]
     if tally is not None:
         tally.per_move.append(time.monotonic() - started)
     if not ranked:

@@ -1,6 +1,6 @@
 """Leave values: what the tiles a move keeps (the *leave*) are worth to the mover.
 
-A move's equity (:mod:`qwirkle_tools.play.equity`) is its score plus the
+A move's equity (:mod:`qwirkle_tools.engines.equity`) is its score plus the
 value of its leave. The model is linear in a few features of the leave, each
 with a weight fitted by self-play (``tools/fit_leaves.py``, which writes
 ``qwirkle_tools/data/leaves.json``):

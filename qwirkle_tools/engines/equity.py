@@ -1,7 +1,7 @@
 """The static ``equity`` player: a move's score plus the value of the tiles it keeps.
 
 Greedy play takes the highest score this turn; the equity player also asks
-what its rack will be worth next turn (:mod:`qwirkle_tools.play.leaves`):
+what its rack will be worth next turn (:mod:`qwirkle_tools.engines.leaves`):
 
     equity(placement) = score (end bonus included, as Rules.scored counts it) + leave value of the tiles kept
     equity(exchange)  = leave value of the tiles kept + Leaves.exchange
@@ -30,7 +30,7 @@ from ..core.board import Placement, key_cell
 from ..core.movegen import Cutoff, RawMove, generate_raw
 from ..core.rules import DEFAULT_RULES, Rules
 from ..core.tiles import TILES, format_tiles
-from .game import Move, SeatView
+from ..play.game import Move, SeatView
 from .leaves import Leaves, Terms, default
 
 
@@ -59,7 +59,7 @@ class Valued:
         return f"{self.to_move()}: score {self.score}, leave {self.leave:+.2f}, equity {self.equity:.2f}"
 
     def to_move(self) -> Move:
-        """The game's :class:`~qwirkle_tools.play.move.Move` for it."""
+        """The game's :class:`~qwirkle_tools.core.move.Move` for it."""
         if isinstance(self.move, Exchange):
             return Move.exchange(self.move.tiles)
         _, _, keys, tiles = self.move
@@ -77,7 +77,7 @@ def ranked(cells: Mapping[int, int], rack: Sequence[int], bag: int, rules: Rules
 
     ``cells``: the board (cell key to tile); ``rack``: the mover's tiles;
     ``bag``: the bag's count before the move; ``leaves``: the model
-    (``None``: :func:`~qwirkle_tools.play.leaves.default`). On an empty board
+    (``None``: :func:`~qwirkle_tools.engines.leaves.default`). On an empty board
     only openings of the rack's largest group are legal, and no exchange.
     Empty when nothing but a pass is legal. The placements valued are the
     :data:`MOVES_KEPT` best-scoring, and with a ``deadline`` (a

@@ -1,15 +1,15 @@
-"""What the endgame solver (:func:`~qwirkle_tools.play.endgame.solve`) answers: the value
+"""What the endgame solver (:func:`~qwirkle_tools.engines.endgame.solve`) answers: the value
 of the position, the best line, each candidate with what it loses, and that answer as text."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..core.move import Move
 from ..core.safetext import one_line
 from ..core.tiles import format_tiles
 from ..formats.jsontext import JSON
-from .game import Game
-from .move import Move
+from ..play.game import Game
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +39,7 @@ class Solution:
     the positions searched, ``seconds`` the time taken. ``cut``: some move
     generation was cut short, by the budget (a crowded board may offer a
     million moves, seconds of work each time) or by the moves the search keeps
-    (:data:`~qwirkle_tools.play.endgame.MOVES_KEPT`): the moves searched there
+    (:data:`~qwirkle_tools.engines.endgame.MOVES_KEPT`): the moves searched there
     were the best found, not all, and nothing is proven.
     """
 

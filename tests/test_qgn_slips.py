@@ -11,8 +11,9 @@ import pytest
 
 from qwirkle_tools.analysis.validate import check_source
 from qwirkle_tools.core.findings import MAX_FINDINGS, STOPPED, Finding
-from qwirkle_tools.formats import notation_read, notation_slips
-from qwirkle_tools.formats.notation import format_qgn, parse_qgn
+from qwirkle_tools.formats.qgn import format_qgn, parse_qgn
+from qwirkle_tools.formats.qgn import read as notation_read
+from qwirkle_tools.formats.qgn import slips as notation_slips
 from qwirkle_tools.formats.record import Record, from_data
 from qwirkle_tools.formats.sources import Source
 

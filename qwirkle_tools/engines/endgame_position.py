@@ -1,5 +1,5 @@
 """An endgame read from a record: the game before a turn with the bag empty (or any turn),
-for :func:`~qwirkle_tools.play.endgame.solve`, and the move the record played there."""
+for :func:`~qwirkle_tools.engines.endgame.solve`, and the move the record played there."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from ..core.errors import QwirkleError
 from ..core.findings import Finding
 from ..core.text import count
 from ..formats.record import Record, Turn
-from .engine import replay
-from .game import Game, Move
+from ..play.engine import replay
+from ..play.game import Game, Move
 
 
 class NotAnEndgame(QwirkleError, ValueError):

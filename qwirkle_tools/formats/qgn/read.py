@@ -1,7 +1,7 @@
-"""Reading the notation (``.qgn``, :mod:`~qwirkle_tools.formats.notation`):
+"""Reading the notation (``.qgn``, :mod:`~qwirkle_tools.formats.qgn`):
 :func:`parse_qgn` and the readers of each kind of line.
 
-Each line is split into tokens (:func:`~qwirkle_tools.formats.notation_tokens.tokens`)
+Each line is split into tokens (:func:`~qwirkle_tools.formats.qgn.tokens.tokens`)
 and read by its own function. A mistake is a ``qgn`` finding with the line,
 the column and a caret under the place; the rest of the file is still read,
 up to the limits; a turn that cannot be read is kept as a stand-in, so that
@@ -21,14 +21,16 @@ import re
 from collections.abc import Callable, Iterator
 from itertools import chain
 
-from ..core.board import Placement
-from ..core.findings import MAX_FINDINGS, STOPPED, Finding, capped, excerpt, make, text_lines
-from ..core.rules import RULE_KEYS
-from ..core.text import cut, ordinal
-from ..core.tiles import BY_TEXT, RACK_SIZE, TILE_COUNT, Tile
-from .jsontext import JSON
-from .notation_slips import header_slip, names_near, number_slip, spaced_names, unscored
-from .notation_tokens import (
+from ...core.board import Placement
+from ...core.findings import MAX_FINDINGS, STOPPED, Finding, capped, excerpt, make, text_lines
+from ...core.rules import RULE_KEYS
+from ...core.text import cut, ordinal
+from ...core.tiles import BY_TEXT, RACK_SIZE, TILE_COUNT, Tile
+from ..jsontext import JSON
+from ..record import Parsed, placement_data
+from ..schema import MAX_PLAYERS, MAX_TURNS, PAST_MAX_TURNS
+from .slips import header_slip, names_near, number_slip, spaced_names, unscored
+from .tokens import (
     BARE_KEY,
     BLANKS,
     DIGITS,
@@ -46,8 +48,6 @@ from .notation_tokens import (
     quoted,
     tokens,
 )
-from .record import Parsed, placement_data
-from .schema import MAX_PLAYERS, MAX_TURNS, PAST_MAX_TURNS
 
 LOOKED_AT = 64
 """The most free headers of a game looked at for a misspelt reserved one (a

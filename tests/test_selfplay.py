@@ -8,14 +8,14 @@ from qwirkle_tools.analysis.validate import check_data
 from qwirkle_tools.core.board import Placement
 from qwirkle_tools.core.rules import playable_tile
 from qwirkle_tools.core.tiles import COPIES, TILES
-from qwirkle_tools.play.simulate import game_seed, simulate, simulate_line
+from qwirkle_tools.engines.selfplay import game_seed, simulate, simulate_line
 
 DEAD = 100040602  # greedy play builds a 3x6 block of all 18 stars; nothing else can ever be placed
 
 
 def test_a_dead_position_ends_the_game_blocked() -> None:
     data = simulate(2, DEAD, "greedy")
-    assert data["result"]["end"] == "blocked"  # RULES.md: a dead position ends the game at once, no bonus
+    assert data["result"]["end"] == "blocked"  # docs/rules.md: a dead position ends the game at once, no bonus
     assert len(data["turns"]) < 200  # it used to exchange until the 10,000-turn cap
     assert check_data(data)[1] == []
     cells = {}

@@ -1,8 +1,8 @@
 """The notation's words: the tokens of a line, the shared grammar, a mistake.
 
-What both the reader (:mod:`~qwirkle_tools.formats.notation_read`) and the
-writer (:mod:`~qwirkle_tools.formats.notation_write`) of the notation
-(:mod:`~qwirkle_tools.formats.notation`) must agree on, so that a written
+What both the reader (:mod:`~qwirkle_tools.formats.qgn.read`) and the
+writer (:mod:`~qwirkle_tools.formats.qgn.write`) of the notation
+(:mod:`~qwirkle_tools.formats.qgn`) must agree on, so that a written
 record reads back the same: how a line splits into tokens, which header
 names are reserved, what a header's value is.
 """
@@ -14,10 +14,10 @@ from collections.abc import Iterable, Iterator
 from difflib import get_close_matches
 from typing import NamedTuple
 
-from ..core.board import INTEGER
-from ..core.board import MAX_DIGITS as MAX_DIGITS
-from ..core.text import cut
-from .jsontext import JSON, parse_json
+from ...core.board import INTEGER
+from ...core.board import MAX_DIGITS as MAX_DIGITS
+from ...core.text import cut
+from ..jsontext import JSON, parse_json
 
 ENDS = ("out", "blocked", "unfinished")
 RESERVED = ("players", "rules", "result", "setup-board", "setup-bag", "setup-racks", "setup-scores")
@@ -37,7 +37,7 @@ SCORES = re.compile(r"[0-9]+(?:-[0-9]+)*")
 
 class Mistake(Exception):
     """A mistake at a column of the line being read (the reader turns it
-    into a ``qgn`` finding; it never leaves :func:`~qwirkle_tools.formats.notation.parse_qgn`)."""
+    into a ``qgn`` finding; it never leaves :func:`~qwirkle_tools.formats.qgn.parse_qgn`)."""
 
     def __init__(self, column: int, message: str) -> None:
         super().__init__(message)

@@ -20,7 +20,7 @@ from test_record import records
 from qwirkle_tools.analysis.validate import check_source
 from qwirkle_tools.core.findings import MAX_FINDINGS, MAX_MESSAGE, STOPPED
 from qwirkle_tools.core.rules import RULE_KEYS
-from qwirkle_tools.formats.notation import comment_text, dropped, format_qgn, parse_qgn, strip_dropped, tokens
+from qwirkle_tools.formats.qgn import comment_text, dropped, format_qgn, parse_qgn, strip_dropped, tokens
 from qwirkle_tools.formats.record import Record, dumps, from_data
 from qwirkle_tools.formats.schema import MAX_TURNS
 from qwirkle_tools.formats.sources import Source

@@ -39,13 +39,13 @@ from ..core.movegen import Cutoff, generate_raw_on
 from ..core.rules import judge, judge_placed
 from ..core.text import count
 from ..core.tiles import TILES
+from ..play.game import Game, Move
 from .endgame_position import NotAnEndgame as NotAnEndgame  # (its home: the position a record gives)
 from .endgame_position import Start as Start
 from .endgame_position import position as position
 from .endgame_position import start as start
-from .game import Game, Move
 from .solution import Candidate, Solution
-from .solution import format_solution as format_solution  # (its home is play.solution)
+from .solution import format_solution as format_solution  # (its home is engines.solution)
 
 INFINITY = 10**9
 

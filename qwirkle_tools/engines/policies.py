@@ -2,9 +2,9 @@
 
 * ``greedy``: the legal placement that scores most (end bonus included);
 * ``random``: any legal placement, uniformly;
-* ``lookahead``: the look-ahead engine's placement (:mod:`qwirkle_tools.play.lookahead`);
-* ``equity``: the move of highest score plus leave value, exchanges included (:mod:`qwirkle_tools.play.equity`);
-* ``sim``: the simulation engine's placement (:mod:`qwirkle_tools.play.simulation`).
+* ``lookahead``: the look-ahead engine's placement (:mod:`qwirkle_tools.engines.lookahead`);
+* ``equity``: the move of highest score plus leave value, exchanges included (:mod:`qwirkle_tools.engines.equity`);
+* ``sim``: the simulation engine's placement (:mod:`qwirkle_tools.engines.simulation`).
 
 The three searches keep a time per move when one is given (:data:`TIMED`: a match's
 ``--movetime``), their move generations included; in a real game they take a small
@@ -23,8 +23,8 @@ from typing import Literal
 
 from ..core.board import Placement, key_cell
 from ..core.tiles import TILES, each_copy
+from ..play.game import Move, SeatView
 from .equity import equity
-from .game import Move, SeatView
 from .lookahead import DEFAULT, Settings, choose
 from .simulation import DEFAULT as SIM_DEFAULT
 from .simulation import Settings as SimSettings
@@ -40,11 +40,13 @@ TimedPolicy = Callable[[SeatView, int, int], Move]
 
 
 def greedy(view: SeatView, seed: int = 0) -> Move:
-    """The first of :meth:`SeatView.legal_moves`: the highest score, end bonus included."""
-    moves = view.legal_moves()
-    if not moves:
+    """The first of :meth:`SeatView.legal_moves`: the highest score, end bonus included; with
+    no placement, the :func:`fallback` (every player's: the whole rack exchanged, as much of it
+    as the bag allows, else a pass)."""
+    if view.over or view.seat != view.to_move:
         raise ValueError(f"seat {view.seat} has no move: it is seat {view.to_move}'s turn, or the game is over")
-    return moves[0]
+    best = view.best_placement()
+    return best if best is not None else fallback(view)
 
 
 def random_placement(view: SeatView, seed: int = 0) -> Move:
@@ -72,7 +74,7 @@ def lookahead(view: SeatView, seed: int = 0, settings: Settings = DEFAULT, movet
 def sim(view: SeatView, seed: int = 0, movetime_ms: int | None = None, settings: SimSettings = SIM_DEFAULT) -> Move:
     """The simulation engine's placement (racks and draws sampled by ``seed``), else the fallback.
 
-    Its budget: :data:`~qwirkle_tools.play.simulation.ITERATIONS` iterations (with
+    Its budget: :data:`~qwirkle_tools.engines.simulation.ITERATIONS` iterations (with
     statistical stopping) and, when ``movetime_ms`` is given, at most that time
     (a time budget makes the choice depend on the machine's speed)."""
     found = sim_choose(view, seed, movetime_ms, settings)
@@ -92,7 +94,7 @@ def timed_lookahead(view: SeatView, seed: int, movetime_ms: int) -> Move:
 
 
 def timed_equity(view: SeatView, seed: int, movetime_ms: int) -> Move:
-    """:func:`~qwirkle_tools.play.equity.equity` within ``movetime_ms``."""
+    """:func:`~qwirkle_tools.engines.equity.equity` within ``movetime_ms``."""
     return equity(view, seed, movetime_ms=movetime_ms)
 
 

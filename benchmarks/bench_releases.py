@@ -59,7 +59,8 @@ def tasks(work: Path) -> dict[str, list[str]]:
 def timed(tree: Path, args: list[str]) -> float:
     env = {**os.environ, "PYTHONPATH": str(tree)}
     started = time.perf_counter()
-    subprocess.run([sys.executable, *args], env=env, check=True, stdout=subprocess.DEVNULL, cwd=tree)
+    subprocess.run([sys.executable, *args], env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   cwd=tree)
     return time.perf_counter() - started
 
 

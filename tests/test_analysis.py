@@ -259,3 +259,14 @@ def test_the_flagged_count_is_of_turns_not_flags() -> None:
     assert len(analysis.flagged) == 1 and len(analysis.flagged[0].flags) == 2
     text = summary_text(analysis)
     assert "flagged turns: 1 (2 flags)" in text and text.count("  turn 1: ") == 2
+
+
+def test_the_analysis_engines_are_players_of_the_one_registry() -> None:
+    """``annotate --engine NAME`` judges by the player a match or self-play knows by that name."""
+    from typing import get_args
+
+    from qwirkle_tools.analysis.analyse import Engine
+    from qwirkle_tools.cli.common import Engine as EngineOption
+    from qwirkle_tools.engines.policies import BUILT_IN
+
+    assert {e.value for e in EngineOption} == set(get_args(Engine)) <= set(BUILT_IN)

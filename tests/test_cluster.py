@@ -27,7 +27,8 @@ from test_corpus import corpus
 
 from qwirkle_tools.analysis.validate import Report, Tally
 from qwirkle_tools.corpus import cluster
-from qwirkle_tools.corpus.rows import GameRows, Stats, game_rows, report, run
+from qwirkle_tools.corpus.rows import GameRows, game_rows, report, run
+from qwirkle_tools.corpus.stats import Stats
 from qwirkle_tools.engines.selfplay import simulate_line
 from qwirkle_tools.formats.sources import Source, sources
 

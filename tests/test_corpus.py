@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from conftest import game, place, simulated
 
-from qwirkle_tools.corpus.rows import GameRows, Stats, _Spread, game_rows, ordered_map, run, total_bytes
+from qwirkle_tools.corpus.rows import GameRows, game_rows, ordered_map, run, total_bytes
+from qwirkle_tools.corpus.stats import Stats, _Spread
 from qwirkle_tools.formats.sources import InputError, Source
 
 ROOT = Path(__file__).parent.parent

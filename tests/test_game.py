@@ -360,3 +360,15 @@ def test_is_legal_and_legal_moves_agree_on_every_tile_order(seed: int, turns: in
         move = Move.place(Placement(t, x + i * dx, y + i * dy) for i, t in enumerate(tiles))
         move = Move.place(rnd.sample(move.tiles, size))
         assert game.is_legal(move) == (move in legal), str(move)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10**6))
+def test_a_views_best_placement_is_the_first_placement_it_lists(seed: int) -> None:
+    game = Game.deal(2, seed=seed)
+    while not game.is_over():  # to the end: the bag-empty turns, where going out earns the bonus, too
+        view = game.view(game.to_move)
+        listed = [m for m in view.legal_moves() if m.action == "place"]
+        best = view.best_placement()
+        assert (best, best and best.score) == ((listed[0], listed[0].score) if listed else (None, None))
+        game.push(game.legal_moves()[0])

@@ -7,7 +7,8 @@ from conftest import findings, game, place
 from qwirkle_tools.analysis.analyse import analyse
 from qwirkle_tools.analysis.rescore import rescore
 from qwirkle_tools.analysis.validate import check_data
-from qwirkle_tools.corpus.rows import Stats, game_rows
+from qwirkle_tools.corpus.rows import game_rows
+from qwirkle_tools.corpus.stats import Stats
 from qwirkle_tools.formats.record import from_data
 from qwirkle_tools.formats.sources import Source
 from qwirkle_tools.outputs.reporting import summary

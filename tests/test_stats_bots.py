@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 from qwirkle_tools.bots.match import Match, run, summarise
-from qwirkle_tools.corpus.rows import Stats
 from qwirkle_tools.corpus.rows import run as rows
+from qwirkle_tools.corpus.stats import Stats
 from qwirkle_tools.engines.selfplay import game_seed
 from qwirkle_tools.formats.jsontext import parse_json
 from qwirkle_tools.formats.record import from_data

@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 
 from qwirkle_tools.analysis.analyse import analyse, summary_data, summary_text
-from qwirkle_tools.corpus.rows import Stats, run
+from qwirkle_tools.corpus.rows import run
+from qwirkle_tools.corpus.stats import Stats
 from qwirkle_tools.corpus.tables import TableWriter, load
 from qwirkle_tools.formats.sources import read_record
 

@@ -29,8 +29,8 @@ from .common import (
 )
 
 if TYPE_CHECKING:
-    from ..corpus.rows import Stats
     from ..corpus.runner import Played, Run, Summarised
+    from ..corpus.stats import Stats
     from ..corpus.tables import TableWriter
     from ..engines.policies import PolicyName as Policy
     from .progress import Progress

@@ -79,8 +79,9 @@ from .connection import (  # (TIMEOUT and the rest kept here too: the names of r
     handshake,
     scheduler_address,
 )
-from .rows import GameRows, Stats, game_rows
+from .rows import GameRows, game_rows
 from .rows import report as check_report
+from .stats import Stats
 
 RETRIES = 3
 """Times a block that raised is tried again (a dead worker's blocks are rescheduled by Dask anyway)."""
@@ -458,7 +459,7 @@ def stats(paths: Iterable[str | os.PathLike[str]], address: str, analyse: bool =
           workers: int | None = None, block_bytes: int | None = None, security: Any = None) -> Run[StatsBlock]:
     """``stats`` on a cluster: a :class:`StatsBlock` per block, in corpus order.
 
-    Merge the blocks' ``stats`` with :meth:`~qwirkle_tools.corpus.rows.Stats.merge`;
+    Merge the blocks' ``stats`` with :meth:`~qwirkle_tools.corpus.stats.Stats.merge`;
     their ``broken`` lines and ``rows`` in order are those of
     :func:`qwirkle_tools.corpus.rows.run`. The inputs are checked now, before
     any work; the cluster is reached when the first block is asked for.

@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 from ..analysis.validate import Report, Tally
 from ..formats.sources import input_files, is_url
 from .pool import ordered_map
-from .rows import GameRows, Stats, reports, run
+from .rows import GameRows, reports, run
+from .stats import Stats
 
 if TYPE_CHECKING:
     from ..engines.policies import PolicyName as Policy
@@ -124,7 +125,7 @@ def check(paths: Paths, every: bool = False, jobs: int = 1, dask: str | None = N
 
 def summarise(paths: Paths, analyse: bool = False, rows: bool = False, jobs: int = 1,
               dask: str | None = None) -> Run[Summarised, Stats]:
-    """The :class:`~qwirkle_tools.corpus.rows.Stats` of every record under
+    """The :class:`~qwirkle_tools.corpus.stats.Stats` of every record under
     ``paths`` (with ``analyse``, of their analysis too), the lines listing
     the broken ones in order, and with ``rows`` every record's rows.
 

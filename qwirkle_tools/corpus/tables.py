@@ -13,7 +13,7 @@ every column, whether or not the games were analysed.
 True
 
 Tables hold every row in memory; for corpora too large for that, see
-:class:`qwirkle_tools.corpus.rows.Stats` and ``qwirkle stats --csv``, which stream.
+:class:`qwirkle_tools.corpus.stats.Stats` and ``qwirkle stats --csv``, which stream.
 """
 
 from __future__ import annotations

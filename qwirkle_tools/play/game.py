@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Literal
 
 from ..core.board import COORD_LIMIT, Board, Placement, key_cell
@@ -53,7 +53,7 @@ from ..core.frontier import BoardData, Line, board_data
 from ..core.move import Action as Action
 from ..core.move import Move as Move
 from ..core.move import MoveError as MoveError
-from ..core.rules import DEFAULT_RULES, Rules, dead, judge, judge_placed
+from ..core.rules import DEFAULT_RULES, Rules, dead, judge, judge_placed, playable_tile
 from ..core.tiles import COPIES, RACK_SIZE, TILES, Tile, each_copy, largest_group, tile_names
 from ..formats.jsontext import JSON
 from ..formats.record import Player, Record, Result, Setup, Turn
@@ -224,9 +224,10 @@ class Game:
         if not 0 <= seat < len(self.names):
             raise ValueError(f"seat {seat} does not exist: the game has {len(self.names)} players")
         unseen = unseen_counts(self._cells.values(), self._racks[seat])
-        seen = self._seen.setdefault(seat, [])  # the turns as the seat saw them, kept from view to view
-        turns = self.turns
-        seen.extend(hide(t, seat) for t in turns[len(seen):])
+        seen = self._seen.get(seat)  # the turns as the seat saw them, kept from view to view
+        if seen is None:
+            seen = self._seen[seat] = [hide(t, seat) for t in self._prefix]
+        seen.extend(hide(t, seat) for t in self._turns[len(seen) - len(self._prefix):])
         return SeatView(seat, self._to_move, self.board, tiles_of(self._racks[seat]), tuple(len(r) for r in self._racks),
                         len(self._dealer.bag), self.scores, tuple(unseen), tuple(seen),
                         self.rules, self.is_over(), self.names, hide_setup(self._setup, seat))
@@ -345,7 +346,8 @@ class Game:
         anywhere, else ``None`` (docs/rules.md, "The end")."""
         end = self._end
         if end == "unknown":
-            end = self._end = "blocked" if self._boards.dead(self._cells, self._dealer.left(), len(self._undo)) else None
+            end = self._end = "blocked" if self._boards.dead(self._cells, self._racks[self._to_move], self._dealer.left,
+                                                             len(self._undo)) else None
         return end
 
     def is_over(self) -> bool:
@@ -440,10 +442,13 @@ class _Boards:
             self.line, self.start = Line(cells, self.bonus), turns
         return self.line.data(cells)
 
-    def dead(self, cells: dict[int, int], left: Iterable[int], turns: int) -> bool:
-        """:func:`~qwirkle_tools.core.rules.dead`, judging only the frontier cells whose masks hold a tile ``left``."""
+    def dead(self, cells: dict[int, int], first: Sequence[int], left: Callable[[], Iterable[int]], turns: int) -> bool:
+        """:func:`~qwirkle_tools.core.rules.dead` of the tiles ``left()``, judging only the frontier cells
+        whose masks hold one; ``first`` (the rack to move, most often one that fits) is tried first."""
         data = self.data(cells, turns)
-        return data is not None and dead(cells, left, data.joinable)
+        if data is None or playable_tile(cells, first, data.joinable) is not None:
+            return False
+        return dead(cells, left(), data.joinable)
 
     def push(self, keys: tuple[int, ...]) -> None:
         """A placement on ``keys`` pushed."""

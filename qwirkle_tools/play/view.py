@@ -18,7 +18,7 @@ from ..core.move import Move
 from ..core.movegen import best_move, generate, generate_on, generate_raw
 from ..core.rules import DEFAULT_RULES, Rules
 from ..core.text import count
-from ..core.tiles import COPIES, RACK_SIZE, TILES, Tile, tile_names
+from ..core.tiles import COLOUR_OF, COPIES, RACK_SIZE, SHAPE_OF, TILES, Tile, tile_names
 from ..formats.record import Player, Record, Setup, Turn
 from .engine import BOARD_UNKNOWN_WHY, GameState, replay
 
@@ -127,7 +127,7 @@ def moves_for(cells: Mapping[int, int], rack: Sequence[int], bag: int, rules: Ru
 def best_placement(cells: Mapping[int, int], rack: Sequence[int], bag: int, rules: Rules) -> Move | None:
     """The first placement :func:`moves_for` lists, or ``None``. While tiles are in the bag no
     move earns the end bonus, so it is the generator's best, found without listing every move."""
-    if bag or not cells:
+    if bag or not cells or not _one_line(rack):  # (no move can place a rack that is no line: no bonus)
         return best_move(cells, rack, rules, largest_first=not cells)
     whole = len(rack)  # the bag is empty: a move that empties the rack earns the bonus
     found = generate_raw(cells, rack, rules)
@@ -137,6 +137,11 @@ def best_placement(cells: Mapping[int, int], rack: Sequence[int], bag: int, rule
     score, qwirkles, keys, placed = best
     return Move.place((Placement(TILES[t], *key_cell(k)) for k, t in zip(keys, placed)),
                       rules.scored(score, len(placed), whole, 0), qwirkles)
+
+
+def _one_line(rack: Sequence[int]) -> bool:
+    """Whether the tiles could lie in one line: all different, sharing one colour or one shape."""
+    return len(set(rack)) == len(rack) and (len({COLOUR_OF[t] for t in rack}) == 1 or len({SHAPE_OF[t] for t in rack}) == 1)
 
 
 @lru_cache(maxsize=4096)

@@ -73,8 +73,9 @@ def test_unknown_rack_checks_only_the_placed_tiles() -> None:
     # the red clover went above the red circle (2 points) where it could have completed the row
     data = game(place(0, "rl@0,-1", 2), setup={"board": REDS})
     (turn,) = analyse(from_data(data)).turns
-    assert turn.rack == "placed-tiles" and turn.flags == ("missed-qwirkle",)
+    assert turn.rack == "placed-tiles" and turn.flags == ("missed-qwirkle", "same-tiles")
     assert turn.points_lost is None and turn.best_score is None and "rack unknown" in turn.note
+    assert turn.same_tiles is not None and (turn.same_tiles.best.score, turn.same_tiles.gain) == (12, 10)  # the Qwirkle
 
 
 def test_two_player_endgame_rack_is_deduced() -> None:

@@ -157,7 +157,7 @@ def test_a_folder_gives_its_modules_not_their_names() -> None:
     import qwirkle_tools.corpus
     from qwirkle_tools.corpus import rows
 
-    assert hasattr(rows, "Stats") and not hasattr(qwirkle_tools.corpus, "Stats")
+    assert hasattr(rows, "GameRows") and not hasattr(qwirkle_tools.corpus, "GameRows")
 
 
 def test_the_package_import_is_light() -> None:

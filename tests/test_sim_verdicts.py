@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from qwirkle_tools.analysis import verdicts
-from qwirkle_tools.analysis.analyse import Analysis, analyse, recorded_engine
+from qwirkle_tools.analysis.analyse import Analysis, analyse
+from qwirkle_tools.analysis.recorded import recorded_engine
 from qwirkle_tools.engines.endgame import position, solve
 from qwirkle_tools.formats.record import from_data
 from qwirkle_tools.play.load import load_history

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from qwirkle_tools.analysis.analyse import analyse, recorded_engine
+from qwirkle_tools.analysis.analyse import analyse
+from qwirkle_tools.analysis.recorded import recorded_engine
 from qwirkle_tools.cli.app import app
 from qwirkle_tools.formats.record import loads
 from qwirkle_tools.play.load import load_history

@@ -295,3 +295,15 @@ def test_each_turn_says_whether_its_claim_differs() -> None:
     assert any(differs) and not all(differs)
     sheet = page_data(sample("score-sheet.json"), analyse(sample("score-sheet.json")))
     assert not any(t["differs"] for t in sheet["turns"])  # no computed score: nothing to differ from
+
+
+def test_a_turn_without_its_rack_draws_the_best_of_its_own_tiles_and_says_so() -> None:
+    from qwirkle_tools.formats.qgn import parse_qgn
+
+    text = "Players: Ana, Ben\n\n1. Ana rc@0,0 rx@1,0 rd@2,0 rt@3,0 4\n2. Ben rl@0,-1 2\n"
+    history = replay(from_data(parse_qgn(text).data))
+    data = page_data(history, analyse(history))
+    best = data["turns"][1]["best"]
+    assert (best["by"], best["text"], best["s"], best["gain"], best["pl"]) == ("same-tiles", "rl@-1,0", 5, 3, False)
+    assert data["turns"][0]["best"]["pl"]  # turn 1 placed its four tiles as well as they go
+    assert data["summary"][1]["same"] == [3, 1]

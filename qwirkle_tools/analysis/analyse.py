@@ -58,7 +58,7 @@ from dataclasses import dataclass, field, replace
 from operator import itemgetter
 from typing import Any, Literal
 
-from ..core.board import Placement, format_move, key_cell
+from ..core.board import format_move, key_cell
 from ..core.lines import LINE_MAX
 from ..core.move import Move
 from ..core.movegen import RawMove, TooManyMoves, generate_raw
@@ -67,7 +67,7 @@ from ..core.safetext import one_line
 from ..core.text import UNKNOWN, count, count_known, plural
 from ..core.tiles import TILE_COUNT, TILES, Tile
 from ..engines.lookahead import MARGIN, BudgetSpent, OutOfTime
-from ..formats.record import Record, Turn
+from ..formats.record import Record
 from ..play.engine import BOARD_UNKNOWN_WHY, GameState, History, TurnResult, replay
 
 # lines of five and the legal-move listing have modules of their own; their names are handed on here
@@ -79,6 +79,7 @@ from .moves import AnalysisError as AnalysisError
 from .moves import LegalMoves as LegalMoves
 from .moves import legal_moves as legal_moves
 from .moves import move_data, move_scores
+from .sametiles import SameTiles, same_tiles
 from .verdicts import ENGINES, MOVETIME_MS, Candidate, Clock, EngineFunction, Position, Shown, Verdict, candidates, raw_move
 from .verdicts import engine as pick_engine
 
@@ -132,6 +133,7 @@ class TurnAnalysis:
     checked: bool = False
     board_known: bool = True
     unknown: str = ""
+    same_tiles: SameTiles | None = None
 
     @property
     def candidates(self) -> tuple[Candidate, ...]:
@@ -161,6 +163,8 @@ class TurnAnalysis:
             out.append("qwirkle-gift")
         if self.verdict is not None and self.verdict.value_lost > MARGIN:
             out.append("better-move")
+        if self.same_tiles is not None and self.same_tiles.gain:
+            out.append("same-tiles")
         return tuple(out)
 
     def to_data(self) -> dict[str, object]:
@@ -184,6 +188,8 @@ class TurnAnalysis:
             d["candidates"] = [c.to_data() for c in self.shown.candidates()]
         if self.verdict is not None:
             d[self.verdict.engine] = self.verdict.to_data()  # under the engine's name: "lookahead" as before
+        if self.same_tiles is not None:
+            d["same_tiles"] = self.same_tiles.to_data()
         d["flags"] = list(self.flags)
         if self.note:
             d["note"] = self.note
@@ -209,6 +215,7 @@ class PlayerSummary:
     gifts_given: int | None
     open_fives: int | None = 0
     value_lost: float | None = None
+    same_tiles: tuple[int, int] | None = None  # (points the same tiles would have added, turns judged by them)
 
     @property
     def accuracy(self) -> float | None:
@@ -224,7 +231,9 @@ class PlayerSummary:
                 "points_lost": self.points_lost, "accuracy": None if acc is None else round(acc, 4),
                 "qwirkles_made": self.qwirkles_made, "qwirkles_missed": self.qwirkles_missed,
                 "gifts_given": self.gifts_given, "open_fives": self.open_fives,
-                **({} if self.value_lost is None else {"value_lost": round(self.value_lost, 2)})}
+                **({} if self.value_lost is None else {"value_lost": round(self.value_lost, 2)}),
+                **({} if self.same_tiles is None else {"same_tiles": {"gain": self.same_tiles[0],
+                                                                      "turns": self.same_tiles[1]}})}
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,7 +338,7 @@ def _notes(turns: Sequence[TurnAnalysis]) -> tuple[str, ...]:
 
 
 def _unjudged(result: TurnResult, rack: RackSource, note: str, missed: Move | None = None, unknown: str = "",
-              checked: bool = False) -> TurnAnalysis:
+              checked: bool = False, same: SameTiles | None = None) -> TurnAnalysis:
     """A turn the analysis could not compare with every legal move, and why (``note``; ``unknown``:
     what was not known, see :class:`TurnAnalysis`; ``checked``: for a missed Qwirkle, from the placed tiles)."""
     turn = result.turn
@@ -338,7 +347,7 @@ def _unjudged(result: TurnResult, rack: RackSource, note: str, missed: Move | No
     after = result.state
     return TurnAnalysis(result.index + 1, turn.player, turn.action, rack, played, result.qwirkles,
                         missed_qwirkle=missed, note=note, checked=checked, unknown=unknown,
-                        board_known=after is not None and after.board_known)
+                        board_known=after is not None and after.board_known, same_tiles=same)
 
 
 def _judge(history: History, result: TurnResult, state: GameState, judge: EngineFunction | None, budget: list[int],
@@ -364,8 +373,10 @@ def _judge(history: History, result: TurnResult, state: GameState, judge: Engine
         found = _bounded(cells, [pl.tile for pl in turn.tiles], rules, False, budget)
         if isinstance(found, str):
             return _unjudged(result, "placed-tiles", found, unknown="rack")
-        return _unjudged(result, "placed-tiles", "rack unknown: only the placed tiles were checked for a missed Qwirkle",
-                         _missed(found, result.qwirkles or 0), unknown="rack", checked=True)
+        same = same_tiles(found, len(turn.tiles), result.computed or 0, result.bonus)
+        return _unjudged(result, "placed-tiles", "rack unknown: judged by the placed tiles alone (the same tiles, "
+                         "placed as well as they could be; a missed Qwirkle of them)",
+                         _missed(found, result.qwirkles or 0), unknown="rack", checked=True, same=same)
     raw = _bounded(cells, rack, rules, not cells, budget)
     if isinstance(raw, str):
         return _unjudged(result, source, raw)
@@ -427,8 +438,15 @@ def _summaries(history: History, turns: list[TurnAnalysis], ahead: bool) -> tupl
             gifts_given=sum(1 for t in mine if t.gift is not None) if seen else None,
             open_fives=sum(1 for t in mine if t.open_fives) if seen else None,
             value_lost=sum(t.verdict.value_lost for t in mine if t.verdict) if ahead else None,
+            same_tiles=_same_tiles_total(mine),
         ))
     return tuple(summaries)
+
+
+def _same_tiles_total(turns: Sequence[TurnAnalysis]) -> tuple[int, int] | None:
+    """The points the same tiles would have added over the turns judged by them, and how many."""
+    judged = [t.same_tiles for t in turns if t.same_tiles is not None]
+    return (sum(s.gain for s in judged), len(judged)) if judged else None
 
 
 def _bounded(cells: Mapping[int, int], rack: Sequence[int], rules: Rules, largest_first: bool,
@@ -475,6 +493,8 @@ def flag_details(t: TurnAnalysis) -> tuple[tuple[str, str], ...]:
             la = t.verdict
             detail = (f"{format_move(t.verdict.best.tiles)} scores {la.best_score}, value {la.best_value:.1f}; "
                       f"the move played is worth {la.played_value:.1f} ({la.value_lost:.1f} lost)")
+        elif flag == "same-tiles" and t.same_tiles is not None:
+            detail = t.same_tiles.text()
         elif flag == "qwirkle-gift" and t.gift is not None:
             detail = (f"left a line of five open for {t.gift.missing}; turn {t.gift.completed_at} completed it")
         else:
@@ -496,7 +516,7 @@ ACCURACY = "points scored as a share of the best score available, over the turns
 
 def summary_data(analysis: Analysis) -> dict[str, object]:
     """The record-level ``analysis`` object :func:`annotated` writes: the tool,
-    its version, the engine (:func:`recorded_engine` reads it back), what
+    its version, the engine (:func:`~qwirkle_tools.analysis.recorded.recorded_engine` reads it back), what
     accuracy means, a summary per player, the flagged turns."""
     from ..version import __version__
 
@@ -547,7 +567,9 @@ def summary_text(analysis: Analysis) -> str:
                      f"{count_known(s.points_lost, 'point')} lost, {count_known(s.qwirkles_made, 'Qwirkle')} made, "
                      f"{missed} missed, {count_known(s.gifts_given, 'gift')}, "
                      f"{count_known(s.open_fives, 'open five')}"
-                     + ("" if s.value_lost is None else f", {s.value_lost:.1f} value lost"))
+                     + ("" if s.value_lost is None else f", {s.value_lost:.1f} value lost")
+                     + ("" if s.same_tiles is None else f"; with the same tiles, {count(s.same_tiles[0], 'point')} "
+                        f"more over {count(s.same_tiles[1], 'turn')} (the racks not recorded)"))
     flags = list(iter_flags(analysis))
     turns = len(analysis.flagged)  # a turn may carry several flags: the count is of turns, each flag a line
     lines.append(f"flagged turns: {turns if turns else 'none'}"
@@ -555,28 +577,3 @@ def summary_text(analysis: Analysis) -> str:
     lines.extend(f"  {line}" for line in flags)
     lines.extend(analysis.notes)
     return "\n".join(lines)
-
-
-def recorded_engine(record: Record) -> Engine:
-    """The engine a record was annotated with (its ``analysis.engine``; in a record
-    annotated before that was written, an engine's verdict in a turn's analysis),
-    ``"greedy"`` when it names none or one this version does not know."""
-    found = record.extra.get("analysis")
-    named = found.get("engine") if isinstance(found, dict) else None
-    if not isinstance(named, str):
-        judged = (t.extra.get("analysis") for t in record.turns)
-        named = next((name for a in judged if isinstance(a, dict) for name in ENGINES if name in a), None)
-    return named if named in ENGINES else "greedy"  # type: ignore[return-value]
-
-
-def recorded_missed_qwirkle(turn: Turn) -> tuple[Placement, ...]:
-    """The missed Qwirkle an annotated turn records (see :meth:`TurnAnalysis.to_data`),
-    or nothing when it records none or something unreadable."""
-    found = turn.extra.get("analysis")
-    missed = found.get("missed_qwirkle") if isinstance(found, dict) else None
-    if not isinstance(missed, dict):
-        return ()
-    try:
-        return tuple(Placement(Tile.parse(t["tile"]), int(t["x"]), int(t["y"])) for t in missed["tiles"])
-    except (KeyError, TypeError, ValueError):
-        return ()

@@ -53,7 +53,7 @@ VIEW_ENGINE_HELP = ENGINE_HELP + " Default: the engine FILE was annotated with, 
 
 def _engine(chosen: Engine | None, history: History) -> str:
     """The engine asked for, else the one the record was annotated with (else greedy)."""
-    from ..analysis.analyse import recorded_engine
+    from ..analysis.recorded import recorded_engine
 
     return chosen.value if chosen is not None else recorded_engine(history.record)
 
@@ -253,7 +253,7 @@ def report(
 
         qwirkle report sample_games/296-295.json -o report/
     """
-    from ..analysis.analyse import recorded_engine
+    from ..analysis.recorded import recorded_engine
     from ..formats.fileio import check_folder, write_folder
     from ..outputs.reporting import FILES, build
 

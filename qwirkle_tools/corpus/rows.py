@@ -99,6 +99,8 @@ TURN_COLUMNS: tuple[Column, ...] = (
     ("points_lost", "Int64", "Analysed: best_score less the score (rack known)."),
     ("missed_qwirkle", "boolean", "Analysed: a legal move made more Qwirkles than the move played (missing if the turn "
                                   "could not be checked)."),
+    ("same_tiles_gain", "Int64", "Analysed, the rack not recorded: the points the best placement of the tiles played "
+                                 "would have added (missing where the rack is known)."),
     ("qwirkle_gift", "boolean", "Analysed: the turn left a line of five that the next player completed (missing "
                                 "where the board is not known)."),
     ("open_fives", "Int64", "Analysed: lines of five the turn left open whose sixth tile the mover had not seen all of "
@@ -194,6 +196,7 @@ def _rows(report: Report, size: int, analyse: bool) -> GameRows:
             seen = a.board_known
             row.update(rack=a.rack, best_score=a.best_score, points_lost=a.points_lost,
                        missed_qwirkle=a.missed_qwirkle is not None if a.checked else None,
+                       same_tiles_gain=None if a.same_tiles is None else a.same_tiles.gain,
                        qwirkle_gift=a.gift is not None if seen else None,
                        open_fives=len(a.open_fives) if seen else None, open_five_risk=a.open_five_risk)
         turns.append(row)

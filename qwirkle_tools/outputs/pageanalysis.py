@@ -46,8 +46,9 @@ def turn_analysis(ta: TurnAnalysis, placed: tuple[Placement, ...] | None) -> dic
     ``cands``: the candidates (``m`` tiles as ``[tile, x, y]``, ``text``, ``s``
     score, ``lost`` points lost; only when there is one: ``q`` its Qwirkles, ``v``
     its value and ``vl`` value lost, ``pl``: it is the move played); ``best``: the
-    move to draw as the best (``m``, ``text``, ``s``, ``v``, ``by``: the engine
-    or ``"greedy"``, ``pl``: it is the move played); ``verdict``: the engine's
+    move to draw as the best (``m``, ``text``, ``s``, ``v``, ``by``: the engine,
+    ``"greedy"``, or ``"same-tiles"`` where the rack is not recorded (the best of the
+    tiles played, with ``gain``), ``pl``: it is the move played, or as good); ``verdict``: the engine's
     (``engine``, ``best_value``, ``played_value``, ``value_lost``, ``better``:
     flagged ``better-move``); ``exact``: the endgame's exact loss, only when
     the analysis gives one. ``placed``: the tiles the turn placed, if any.
@@ -66,6 +67,11 @@ def turn_analysis(ta: TurnAnalysis, placed: tuple[Placement, ...] | None) -> dic
         out["best"] = {"m": _tiles(best.tiles), "text": format_move(best.tiles),
                        "s": v.best_score if v is not None else ta.best_score, "v": None if v is None else _value(v.best_value),
                        "by": "greedy" if v is None else v.engine, "pl": played}
+    same = ta.same_tiles
+    if best is None and same is not None:  # the rack not recorded: the best of the very tiles played, a fact
+        played = placed is not None and frozenset(placed) == frozenset(same.best.tiles)
+        out["best"] = {"m": _tiles(same.best.tiles), "text": format_move(same.best.tiles), "s": same.best.score,
+                       "v": None, "by": "same-tiles", "pl": played or not same.gain, "gain": same.gain}
     exact = getattr(ta, "exact_loss", None)  # the endgame solver's, when the analysis carries it
     if exact is not None:
         out["exact"] = exact

@@ -62,8 +62,8 @@ def board_view(history: History, turn: int | None = None, analysis: Analysis | N
     Raises:
         BoardUnknown: ``turn`` is out of range, or the board is not known there.
     """
-    from ..analysis.analyse import recorded_missed_qwirkle
     from ..analysis.fives import open_five_risks, open_fives
+    from ..analysis.recorded import recorded_missed_qwirkle
 
     count = len(history.turns)
     n = count if turn is None else turn
@@ -112,7 +112,7 @@ def position_view(history: History, turn: int | None = None, analysis: Analysis 
     Raises:
         BoardUnknown: ``turn`` is out of range, or the board is not known there.
     """
-    from ..analysis.analyse import recorded_missed_qwirkle
+    from ..analysis.recorded import recorded_missed_qwirkle
 
     last = len(history.turns)
     if turn is None:

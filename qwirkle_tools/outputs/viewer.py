@@ -289,7 +289,7 @@ def _summary(analysis: Analysis) -> list[dict[str, Any]]:
         acc = player.accuracy
         out.append({"accuracy": None if acc is None else round(acc, 4), "analysed": player.analysed_turns,
                     "lost": player.points_lost, "made": player.qwirkles_made, "missed": player.qwirkles_missed,
-                    "gifts": player.gifts_given})
+                    "gifts": player.gifts_given, "same": None if player.same_tiles is None else list(player.same_tiles)})
     return out
 
 

@@ -127,6 +127,11 @@ class TurnResult:
         return ScoreBreakdown() if self._known else None
 
     @property
+    def bonus(self) -> int:
+        """The end bonus the turn earned (0 if none)."""
+        return self._bonus
+
+    @property
     def computed(self) -> int | None:
         """The computed score, ``None`` on a turn whose tiles are not known."""
         return self.points if self._known else None

@@ -161,7 +161,8 @@
     const bests = shown ? shown.move.m.filter(([, x, y]) => colOf.has(x) && rowOf.has(y)) : [];
     root.setAttribute("data-shown", shown ? shown.kind : "none");
     const lastMove = new Set(n > 0 ? states[n].add.map(([, x, y]) => x + "," + y) : []);
-    const by = turn && turn.best ? (turn.best.by === "greedy" ? "best score" : turn.best.by + " engine") : "";
+    const by = turn && turn.best ? (turn.best.by === "greedy" ? "best score" :
+      turn.best.by === "same-tiles" ? "with the same tiles" : turn.best.by + " engine") : "";
     note.textContent = plural(boards[n].size, "tile") + (state.cut ? " (" + state.cut + ")" : "") +
       (lastMove.size ? "; gold: the move played" : "") +
       (shown ? "; blue dashes: " + (shown.kind === "best" ? "the best move (" + by + ")" : shown.kind) + ", " + shown.move.text : "") +
@@ -451,7 +452,8 @@
       const acc = s.accuracy === null ? "n/a" : (100 * s.accuracy).toFixed(1) + "%";
       card.appendChild(el("div", { class: "stats" }, "whole game: accuracy " + acc + " over " + plural(s.analysed, "turn") +
         ", " + plural(s.lost, "point") + " lost, " + plural(s.made, "Qwirkle") + " made, " + (s.missed === null ? "n/a" : s.missed) + " missed, " +
-        plural(s.gifts, "gift")));
+        plural(s.gifts, "gift") + (s.same ? "; with the same tiles, " + plural(s.same[0], "point") + " more over " +
+        plural(s.same[1], "turn") + " (the racks not recorded)" : "")));
     }
     playersBox.appendChild(card);
     return { card, score, rack };
@@ -622,6 +624,12 @@
     clear(candsTable);
     const note = document.getElementById("cands-note");
     const turn = n > 0 ? turns[n - 1] : null;
+    if (turn && turn.best && turn.best.by === "same-tiles") {  // the rack not recorded: judged by the tiles played
+      note.textContent = "Turn " + n + ", " + playerName(turn.p) + ": the rack is not recorded. With the same tiles: " +
+        turn.best.text + " scores " + turn.best.s + (turn.best.gain ? " (" + turn.best.gain + " more than played)." :
+        " (as played).") + (turn.best.pl ? "" : " B draws it.");
+      return;
+    }
     if (!turn || !turn.cands || !turn.cands.length) {
       note.textContent = !turn ? "Step to a turn to see its best moves." :
         "Not judged" + (turn.an && turn.an.note ? ": " + turn.an.note : " (the rack or the board is not known).");

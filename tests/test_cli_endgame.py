@@ -30,7 +30,11 @@ def test_the_json_answer_is_the_brute_forces() -> None:
     truth = minimax(game, seen)
     assert data["turn"] == 62 and data["proven"] and data["value"] == truth
     assert data["played"] == {"move": str(played), "loss": truth - after(game, played, seen)}
-    assert data["candidates"][0] == {"move": data["line"][0], "value": truth, "loss": 0}
+    lead = game.scores[game.to_move] - game.scores[1 - game.to_move]
+    margin = lead + truth
+    result = {"outcome": "win" if margin > 0 else "draw" if margin == 0 else "loss", "margin": margin}
+    assert data["candidates"][0] == {"move": data["line"][0], "value": truth, "loss": 0, "result": result}
+    assert data["result"] == result
 
 
 def test_a_search_out_of_time_says_how_deep_it_went() -> None:

@@ -110,7 +110,7 @@ def test_a_recorded_endgame_and_what_the_played_move_lost() -> None:
     assert solution.proven and solution.value == truth
     assert solution.loss(played) == lost
     text = format_solution(solution, game, played, first_turn=61)
-    assert f"best play: {truth:+d} for {game.names[game.to_move]} from here (proven)" in text
+    assert f"best play: {truth:+d} for {game.names[game.to_move]} from here (proven): " in text
     assert f"played: {played}: " + ("the best" if not lost else f"loses {lost}") in text
     assert f"  61. {game.names[game.to_move]}: {solution.best}" in text
 
@@ -222,3 +222,22 @@ def test_a_position_with_more_moves_than_the_search_keeps_is_not_proven() -> Non
     assert solution.cut and not solution.proven
     assert solution.best.action == "place" and len(solution.best.tiles) == 6
     assert "not every move was generated" in format_solution(solution, crowded_game(CIRCLES, "rs os ys gs bs ps"))
+
+
+def test_each_candidate_says_the_result_it_leads_to_and_the_played_move_what_it_turned() -> None:
+    from qwirkle_tools.engines.solution import lead, solution_data
+
+    record = loads((SAMPLES / "296-295.json").read_text(encoding="utf-8"))
+    game, played = position(record, 63)  # Ana 293, Ben 287: the game ends 295-296
+    assert played is not None and lead(game) == 6
+    solution = solve(game, seconds=None, include=[played])
+    seen: dict[object, int] = {}
+    for c in solution.candidates:  # the margin is the lead now plus the brute force's value of the move
+        assert lead(game) + c.value == lead(game) + after(game, c.move, seen)
+    text = format_solution(solution, game, played, first_turn=63)
+    assert "best play: -5 for Ana from here (proven): Ana wins by 1" in text
+    assert "played: yx@-5,-14: loses 3: it turns a win by 1 into a loss by 2" in text
+    data = solution_data(solution, game)
+    assert data["result"] == {"outcome": "win", "margin": 1}
+    mine = [c for c in data["candidates"] if isinstance(c, dict) and c["move"] == str(played)]  # type: ignore[union-attr]
+    assert mine and mine[0]["result"] == {"outcome": "loss", "margin": -2}  # type: ignore[index]

@@ -69,6 +69,7 @@ from ..core.tiles import TILE_COUNT, TILES, Tile
 from ..engines.lookahead import MARGIN, BudgetSpent, OutOfTime
 from ..formats.record import Record
 from ..play.engine import BOARD_UNKNOWN_WHY, GameState, History, TurnResult, replay
+from .decisive import Decisive, decisive
 
 # lines of five and the legal-move listing have modules of their own; their names are handed on here
 from .fives import Five, OpenFive, completed, open_five_risks
@@ -134,6 +135,7 @@ class TurnAnalysis:
     board_known: bool = True
     unknown: str = ""
     same_tiles: SameTiles | None = None
+    decisive: Decisive | None = None
 
     @property
     def candidates(self) -> tuple[Candidate, ...]:
@@ -165,6 +167,8 @@ class TurnAnalysis:
             out.append("better-move")
         if self.same_tiles is not None and self.same_tiles.gain:
             out.append("same-tiles")
+        if self.decisive is not None:
+            out.append("decisive")
         return tuple(out)
 
     def to_data(self) -> dict[str, object]:
@@ -190,6 +194,8 @@ class TurnAnalysis:
             d[self.verdict.engine] = self.verdict.to_data()  # under the engine's name: "lookahead" as before
         if self.same_tiles is not None:
             d["same_tiles"] = self.same_tiles.to_data()
+        if self.decisive is not None:
+            d["decisive"] = self.decisive.to_data()
         d["flags"] = list(self.flags)
         if self.note:
             d["note"] = self.note
@@ -259,7 +265,7 @@ an engine's time is bounded too, a turn and a record (see :class:`~qwirkle_tools
 
 
 def analyse(game: Record | History, engine: Engine = "greedy", settings: Any = None,
-            movetime_ms: int = MOVETIME_MS) -> Analysis:
+            movetime_ms: int = MOVETIME_MS, endgames: bool = True) -> Analysis:
     """The analysis of every turn of a record (or of its replay) and a summary per player.
 
     An ``engine`` other than ``greedy`` (one of :data:`~qwirkle_tools.analysis.verdicts.ENGINES`)
@@ -268,7 +274,9 @@ def analyse(game: Record | History, engine: Engine = "greedy", settings: Any = N
     the racks the look-ahead samples are seeded by the turn number, so the same record
     gives the same analysis. The engine has ``movetime_ms`` a turn and
     :data:`~qwirkle_tools.analysis.verdicts.RECORD_SECONDS` for the record (see
-    :class:`~qwirkle_tools.analysis.verdicts.Clock`).
+    :class:`~qwirkle_tools.analysis.verdicts.Clock`). ``endgames``: solve the small endgames
+    (two players, the bag empty) to name the decisive moves (:mod:`~qwirkle_tools.analysis.decisive`:
+    tens of milliseconds a game; a corpus's tables leave it out).
 
     Raises:
         ValueError: no such engine, or a ``movetime_ms`` below 1.
@@ -279,10 +287,11 @@ def analyse(game: Record | History, engine: Engine = "greedy", settings: Any = N
         names = ["greedy", *ENGINES]
         raise ValueError(f"engine must be {', '.join(names[:-1])} or {names[-1]}, not {engine!r}")
     history = game if isinstance(game, History) else replay(game)
-    return Analysis(*_analyse(history, None if engine == "greedy" else pick_engine(engine, settings), Clock(movetime_ms)))
+    return Analysis(*_analyse(history, None if engine == "greedy" else pick_engine(engine, settings), Clock(movetime_ms),
+                              endgames))
 
 
-def _analyse(history: History, judge: EngineFunction | None = None, clock: Clock | None = None
+def _analyse(history: History, judge: EngineFunction | None = None, clock: Clock | None = None, endgames: bool = True
              ) -> tuple[tuple[TurnAnalysis, ...], tuple[PlayerSummary, ...], tuple[str, ...]]:
     record = history.record
     turns: list[TurnAnalysis] = []
@@ -314,6 +323,8 @@ def _analyse(history: History, judge: EngineFunction | None = None, clock: Clock
             five, missing = gift
             turns[-1] = replace(turns[-1], gift=Gift(tuple(key_cell(k) for k in five), TILES[missing], i + 1))
         turns.append(_judge(history, result, state, judge, budget, clock))
+        if endgames and state.bag == 0 and len(record.players) == 2:  # a small endgame solved: did this move decide it?
+            turns[-1] = replace(turns[-1], decisive=decisive(history, i))
     for i, (risky, risk) in risks.items():
         turns[i] = replace(turns[i], open_fives=risky, open_five_risk=risk)
     return tuple(turns), _summaries(history, turns, judge is not None), _notes(turns)
@@ -495,6 +506,8 @@ def flag_details(t: TurnAnalysis) -> tuple[tuple[str, str], ...]:
                       f"the move played is worth {la.played_value:.1f} ({la.value_lost:.1f} lost)")
         elif flag == "same-tiles" and t.same_tiles is not None:
             detail = t.same_tiles.text()
+        elif flag == "decisive" and t.decisive is not None:
+            detail = t.decisive.text()
         elif flag == "qwirkle-gift" and t.gift is not None:
             detail = (f"left a line of five open for {t.gift.missing}; turn {t.gift.completed_at} completed it")
         else:

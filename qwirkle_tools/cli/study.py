@@ -302,7 +302,7 @@ def endgame(
     """
     from ..engines.endgame import solve
     from ..engines.endgame_position import start
-    from ..engines.solution import format_solution
+    from ..engines.solution import format_solution, solution_data
 
     loaded = read_game(file, game)
     found = start(loaded.record, turn)
@@ -310,7 +310,7 @@ def endgame(
     _warn(str(file), loaded.with_warnings(found.set_aside)[len(loaded.warnings):])  # (the reading's own were told)
     solution = solve(playing, seconds=seconds, candidates=candidates, include=[played] if played is not None else ())
     if format is Format.json:
-        data = solution.to_json()
+        data = solution_data(solution, playing)
         data["turn"] = len(playing.turns) + 1
         data["played"] = None if played is None else {"move": str(played), "loss": solution.loss(played)}
         _out(json_text(data))

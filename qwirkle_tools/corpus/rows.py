@@ -168,7 +168,7 @@ def _rows(report: Report, size: int, analyse: bool) -> GameRows:
     if analyse and not errors:
         from ..analysis.analyse import analyse as run_analysis
 
-        study = run_analysis(history).turns
+        study = run_analysis(history, endgames=False).turns  # (a corpus: the per-game endgame solving left out)
     first = record.turns[0].player if record.turns and 0 <= record.turns[0].player < n else None
     totals = list(history.totals[:n])
     counts = Counter(t.action for t in record.turns)

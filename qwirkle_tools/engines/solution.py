@@ -72,6 +72,37 @@ class Solution:
         }
 
 
+def result_text(margin: int) -> str:
+    """A final margin for the mover as a result: ``win by 1``, ``draw``, ``loss by 2``."""
+    return "draw" if margin == 0 else f"win by {margin}" if margin > 0 else f"loss by {-margin}"
+
+
+def _ends(name: str, margin: int) -> str:
+    return "a draw" if margin == 0 else f"{name} wins by {margin}" if margin > 0 else f"{name} loses by {-margin}"
+
+
+def lead(game: Game) -> int:
+    """The mover's points less the best of the others': with a candidate's value, the final margin."""
+    scores = game.scores
+    return scores[game.to_move] - max(s for p, s in enumerate(scores) if p != game.to_move)
+
+
+def solution_data(solution: Solution, game: Game) -> dict[str, JSON]:
+    """:meth:`Solution.to_json` with the result each candidate leads to with best play, and the
+    position's (``"result": {"outcome": "win" | "draw" | "loss", "margin": N}``, for the mover)."""
+    ahead = lead(game)
+
+    def result(value: int) -> JSON:
+        margin = ahead + value
+        return {"outcome": "draw" if margin == 0 else "win" if margin > 0 else "loss", "margin": margin}
+
+    data = solution.to_json()
+    data["result"] = result(solution.value)
+    data["candidates"] = [{**c, "result": result(c["value"])} for c in data["candidates"]
+                          if isinstance(c, dict) and isinstance(c["value"], int)]
+    return data
+
+
 def format_solution(solution: Solution, game: Game, played: Move | None = None, first_turn: int = 1) -> str:
     """The solution as text: the value, the line turn by turn, the candidates
     and what the played move loses."""
@@ -83,17 +114,24 @@ def format_solution(solution: Solution, game: Game, played: Move | None = None, 
         how += "; not every move was generated within the time or the memory bound: the best found were searched"
     lines = [f"{mover} to move; the bag is empty; " + ", ".join(f"{n} {s}" for n, s in zip(names, game.scores)),
              "racks: " + ", ".join(f"{n} {format_tiles(r)}" for n, r in zip(names, game.racks)),
-             f"best play: {solution.value:+d} for {mover} from here ({how})", "line:"]
+             f"best play: {solution.value:+d} for {mover} from here ({how}): {_ends(mover, lead(game) + solution.value)}",
+             "line:"]
     seat = game.to_move
     for i, move in enumerate(solution.line):
         lines.append(f"  {first_turn + i}. {names[seat]}: {move}")
         seat = (seat + 1) % len(names)
-    lines.append("candidates (value for the mover, what each loses):")
+    ahead = lead(game)
+    lines.append(f"candidates (value: the points {mover} gains on the other player from here to the end, with best "
+                 "play on both sides; what each loses against the best; the result it leads to):")
     for c in solution.candidates:
-        lines.append(f"  {c.value:+4d}  {'best' if not c.loss else f'-{c.loss}':>5}  {c.move}")
+        lost = "best" if not c.loss else f"-{c.loss}"
+        lines.append(f"  {c.value:+4d}  {lost:>5}  {result_text(ahead + c.value):<11}  {c.move}")
     if played is not None:
         loss = solution.loss(played)
+        value = next((c.value for c in solution.candidates if c.move == played), None)
+        best, then = result_text(ahead + solution.value), None if value is None else result_text(ahead + value)
         lines.append(f"played: {played}: " + ("the best" if loss == 0 else f"loses {loss}" if loss is not None
-                                             else "not a legal move here"))
+                                             else "not a legal move here")
+                     + ("" if then is None or then == best else f": it turns a {best} into a {then}"))
     lines.append(f"{solution.nodes:,} positions in {solution.seconds:.2f} s")
     return "\n".join(lines)

@@ -1,0 +1,117 @@
+"""Decisive endgame moves: once the bag is empty, a move that changes who wins, proven.
+
+With the bag empty in a two-player game the racks are known or follow from the record: a
+rack told or deduced, or, in a game that ended with a player going out, that player's rack is
+the tiles they went on to play, and the other holds every tile still unseen. The endgame
+solver (:func:`~qwirkle_tools.engines.endgame.solve`) then values the move played and the
+best move exactly; where they lead to different results (a win, a draw, a loss), the move is
+decisive: "it turns a win by 1 into a loss by 2". Only small endgames are solved here (at most
+:data:`MOST_TILES` tiles in the two racks, :data:`NODES` positions), so the default analysis
+stays fast; a larger one is left to ``qwirkle endgame`` and ``--engine sim``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from ..core.board import Placement, key_cell
+from ..core.move import Move
+from ..core.tiles import COPIES, TILES
+from ..engines.endgame import solve
+from ..engines.solution import result_text
+from ..play.engine import GameState, History
+from ..play.game import Game
+
+MOST_TILES = 6
+"""The most tiles the two racks may hold together for the analysis to solve the endgame."""
+NODES = 20_000
+"""The positions the solver may search for one turn (a small endgame needs a few hundred)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decisive:
+    """A move that changed the result: ``best`` is the margin the best move leads to, ``played``
+    the margin of the move played, both for the mover, with best play after."""
+
+    best: int
+    played: int
+    best_move: Move
+
+    def text(self) -> str:
+        return (f"it turns a {result_text(self.best)} into a {result_text(self.played)}, best play after "
+                f"({self.best_move} keeps the {result_text(self.best)}; the endgame solved exactly)")
+
+    def to_data(self) -> dict[str, object]:
+        return {"best_margin": self.best, "played_margin": self.played, "best": str(self.best_move)}
+
+
+def decisive(history: History, index: int) -> Decisive | None:
+    """Whether turn ``index`` (0-based) was a decisive endgame move (see the module's notes)."""
+    record = history.record
+    turn = history.turns[index]
+    state = history.before(index)
+    if turn is None or len(record.players) != 2 or state.bag != 0 or not state.board_known or state.ended:
+        return None
+    racks = _racks(history, index, state)
+    if racks is None or sum(map(len, racks)) > MOST_TILES or not racks[turn.player]:
+        return None
+    board = [Placement(TILES[t], *key_cell(k)) for k, t in state.board.cells.items()]
+    try:
+        game = Game([p.name for p in record.players], racks, [], turn.player, record.rules, board=board,
+                    scores=state.scores)
+        played = Move.place(turn.tiles) if turn.action == "place" and turn.tiles else Move.pass_turn()
+        solution = solve(game, seconds=None, max_nodes=NODES, candidates=0, include=[played])
+    except ValueError:  # (a position the record does not make whole: not judged here)
+        return None
+    if not solution.proven:
+        return None
+    mine = next((c for c in solution.candidates if c.move == played), None)
+    if mine is None:  # not a legal move here: the validator says so
+        return None
+    lead = state.scores[turn.player] - state.scores[1 - turn.player]
+    best, then = lead + solution.value, lead + mine.value
+    if _outcome(best) == _outcome(then):
+        return None
+    return Decisive(best, then, solution.best)
+
+
+def _outcome(margin: int) -> int:
+    return (margin > 0) - (margin < 0)
+
+
+def _racks(history: History, index: int, state: GameState) -> list[list[int]] | None:
+    """Both racks before turn ``index`` with the bag empty, where the record makes them known."""
+    left = Counter({t: COPIES for t in range(len(TILES))})
+    left.subtract(state.board.cells.values())
+    unseen = list(left.elements())
+    known: list[list[int] | None] = [None if r is None else [int(t) for t in r] for r in state.racks]
+    record = history.record
+    turn = record.turns[index]
+    mine, _ = history.known_rack(index)
+    if mine is not None:
+        known[turn.player] = [int(t) for t in mine]
+    if known[0] is None and known[1] is None and record.result is not None and record.result.end == "out":
+        last = record.turns[-1]  # the player who went out: their rack was what they went on to play
+        later = [t for n in range(index, len(record.turns)) for t in _placed(history, n, last.player)]
+        known[last.player] = later
+    for seat in (0, 1):
+        held = known[seat]
+        if held is not None and known[1 - seat] is None:
+            rest = Counter(unseen)
+            rest.subtract(held)
+            if min(rest.values(), default=0) < 0:
+                return None
+            known[1 - seat] = list(rest.elements())
+    first, second = known
+    if first is None or second is None or sorted(first + second) != sorted(unseen):
+        return None
+    return [first, second]
+
+
+def _placed(history: History, index: int, seat: int) -> list[int]:
+    turn = history.record.turns[index]
+    return [int(p.tile) for p in turn.tiles or ()] if turn.player == seat else []
+
+
+__all__ = ["MOST_TILES", "NODES", "Decisive", "decisive"]

@@ -27,18 +27,32 @@ def _note(number: int, frame: object) -> None:
     _noted.append(number)
 
 
-def _note_signals() -> None:
+def _note_signals() -> tuple[object, object]:
     """Note SIGINT and SIGTERM from now on (in :data:`_noted`) rather than raise them
     where no handler would catch them: the command's first act, done here, at the
-    package's first line, when this process is the command (the console script's
-    wrapper imports this package, then ``__main__``), and by ``__main__`` in any case."""
+    package's first line (the console script's wrapper imports this package, then
+    ``__main__``), and by ``__main__`` in any case. Returns the handlers it replaced."""
     try:  # the C module the interpreter loaded at its start: signal.py would first build its enums (2 ms)
         import _signal as signal  # type: ignore[import-not-found,unused-ignore]
     except ImportError:  # (not CPython)
         import signal
 
-    signal.signal(signal.SIGINT, _note)
-    signal.signal(signal.SIGTERM, _note)
+    return signal.signal(signal.SIGINT, _note), signal.signal(signal.SIGTERM, _note)
+
+
+def _leave_signals(before: tuple[object, object]) -> None:
+    """A library's import: the handlers put back as they were, and a signal noted meanwhile
+    delivered now, as it would have been without us."""
+    try:
+        import _signal as signal  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:  # (not CPython)
+        import signal
+
+    for number, handler, default in ((signal.SIGINT, before[0], signal.default_int_handler),
+                                     (signal.SIGTERM, before[1], signal.SIG_DFL)):
+        signal.signal(number, handler if handler is not None else default)
+    while _noted:
+        signal.raise_signal(_noted.pop(0))
 
 
 def _started_as_the_command() -> bool:
@@ -50,8 +64,9 @@ def _started_as_the_command() -> bool:
     return script in ("qwirkle", "qwirkle-script.py") or bool(at) and argv[at:at + 1] == ["qwirkle_tools"]
 
 
-if _started_as_the_command():
-    _note_signals()
+_before = _note_signals()  # first, then asked whether this is the command: no moment of our own is unguarded
+if not _started_as_the_command():
+    _leave_signals(_before)
 
 from .version import __version__  # noqa: E402  (after the signals: nothing the command loads comes before them)
 

@@ -4,6 +4,7 @@ reader (the library's parse, the ``.qgn`` reader, the bot protocol, the command 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -26,40 +27,24 @@ PLACEMENTS = {  # spelling of the second placement: does the grammar take it
 TILES = {"rs": True, "red-square": True, "RS": True, "rz": False, "r s": False, "rs2": False, "\uff52s": False}
 
 
-def qgn_takes(placement: str) -> bool:
-    text = f"Players: Ana, Ben\n\n1. Ana rc@0,0 {placement}\n"
-    parsed = parse_qgn(text)
-    return not any(f.is_error for f in parsed.findings)
-
-
-def library_takes(placement: str) -> bool:
+def takes(read: Callable[[str], object], text: str) -> bool:
+    """Whether ``read`` reads ``text`` (a reader refuses with a ValueError)."""
     try:
-        Placement.parse(placement)
+        read(text)
     except ValueError:
         return False
     return True
 
 
-def move_takes(placement: str) -> bool:
-    try:
-        Move.parse(f"rc@0,0 {placement}")
-    except ValueError:
-        return False
-    return True
-
-
-def bot_takes(placement: str) -> bool:
-    try:
-        parse_bestmove(f"bestmove rc@0,0 {placement}")
-    except ValueError:
-        return False
-    return True
+def qgn_takes(text: str) -> bool:
+    """Whether the notation reads a game whose first turn is ``text``."""
+    return not any(f.is_error for f in parse_qgn(f"Players: Ana, Ben\n\n1. Ana {text}\n").findings)
 
 
 @pytest.mark.parametrize(("spelling", "taken"), PLACEMENTS.items())
 def test_every_reader_takes_or_refuses_a_placement_alike(spelling: str, taken: bool) -> None:
-    found = {"Placement.parse": library_takes(spelling), "Move.parse": move_takes(spelling),
-             ".qgn": qgn_takes(spelling), "QBP bestmove": bot_takes(spelling)}
+    found = {"Placement.parse": takes(Placement.parse, spelling), "Move.parse": takes(Move.parse, f"rc@0,0 {spelling}"),
+             ".qgn": qgn_takes(f"rc@0,0 {spelling}"), "QBP bestmove": takes(parse_bestmove, f"bestmove rc@0,0 {spelling}")}
     assert found == dict.fromkeys(found, taken), found
 
 
@@ -75,22 +60,10 @@ def test_a_placement_read_anywhere_is_the_same_placement() -> None:
 
 @pytest.mark.parametrize(("spelling", "taken"), TILES.items())
 def test_every_reader_takes_or_refuses_a_tile_alike(spelling: str, taken: bool, tmp_path: Path) -> None:
-    try:
-        parse_tiles([spelling])
-        library = True
-    except ValueError:
-        library = False
-    exchange = move_takes_exchange(spelling)
-    qgn = not any(f.is_error for f in parse_qgn(f"Players: Ana, Ben\n\n1. Ana {spelling}@0,0\n").findings)
+    library = takes(lambda text: parse_tiles([text]), spelling)
+    exchange = takes(Move.parse, f"exchange {spelling}")
+    qgn = qgn_takes(f"{spelling}@0,0")
     sample = Path(__file__).parent.parent / "sample_games" / "296-295.json"
     code, _, _ = run_cli("moves", str(sample), "--turn", "3", "--rack", spelling, "--limit", "1")
     assert {"parse_tiles": library, "Move.parse exchange": exchange, ".qgn": qgn, "moves --rack": code == 0} == \
         dict.fromkeys(["parse_tiles", "Move.parse exchange", ".qgn", "moves --rack"], taken)
-
-
-def move_takes_exchange(spelling: str) -> bool:
-    try:
-        Move.parse(f"exchange {spelling}")
-    except ValueError:
-        return False
-    return True

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 from ..core.board import Placement, key_cell
 from ..core.move import Move
-from ..core.tiles import COPIES, TILES
+from ..core.tiles import TILES, each_copy
 from ..engines.endgame import solve
-from ..engines.solution import result_text
+from ..engines.solution import lead, outcome, result_text
 from ..play.engine import GameState, History
 from ..play.game import Game
 
@@ -69,22 +69,15 @@ def decisive(history: History, index: int) -> Decisive | None:
     mine = next((c for c in solution.candidates if c.move == played), None)
     if mine is None:  # not a legal move here: the validator says so
         return None
-    lead = state.scores[turn.player] - state.scores[1 - turn.player]
-    best, then = lead + solution.value, lead + mine.value
-    if _outcome(best) == _outcome(then):
+    best, then = lead(game) + solution.value, lead(game) + mine.value
+    if outcome(best) == outcome(then):
         return None
     return Decisive(best, then, solution.best)
 
 
-def _outcome(margin: int) -> int:
-    return (margin > 0) - (margin < 0)
-
-
 def _racks(history: History, index: int, state: GameState) -> list[list[int]] | None:
     """Both racks before turn ``index`` with the bag empty, where the record makes them known."""
-    left = Counter({t: COPIES for t in range(len(TILES))})
-    left.subtract(state.board.cells.values())
-    unseen = list(left.elements())
+    unseen = each_copy(state.unseen(-1))  # the tiles not on the board: in one rack or the other
     known: list[list[int] | None] = [None if r is None else [int(t) for t in r] for r in state.racks]
     record = history.record
     turn = record.turns[index]

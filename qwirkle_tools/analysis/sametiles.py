@@ -47,10 +47,12 @@ def same_tiles(moves: Sequence[RawMove], placed: int, played: int, bonus: int) -
     placement of every one of its tiles earns too. ``None`` when there is no move."""
     if not moves:
         return None
-    best = max(moves, key=lambda m: m[0] + (bonus if len(m[3]) == placed else 0))  # (the first of the best)
-    score = best[0] + (bonus if len(best[3]) == placed else 0)
+    def scored(move: RawMove) -> int:
+        return move[0] + (bonus if len(move[3]) == placed else 0)
+
+    best = max(moves, key=scored)  # (the first of the best)
     found = raw_move(best)
-    return SameTiles(Move.place(found.tiles, score, found.qwirkles), max(0, score - played))
+    return SameTiles(Move.place(found.tiles, scored(best), found.qwirkles), max(0, scored(best) - played))
 
 
 __all__ = ["SameTiles", "same_tiles"]

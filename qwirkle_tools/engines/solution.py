@@ -72,6 +72,11 @@ class Solution:
         }
 
 
+def outcome(margin: int) -> str:
+    """A final margin for the mover as its outcome: ``win``, ``draw`` or ``loss``."""
+    return "draw" if margin == 0 else "win" if margin > 0 else "loss"
+
+
 def result_text(margin: int) -> str:
     """A final margin for the mover as a result: ``win by 1``, ``draw``, ``loss by 2``."""
     return "draw" if margin == 0 else f"win by {margin}" if margin > 0 else f"loss by {-margin}"
@@ -93,8 +98,7 @@ def solution_data(solution: Solution, game: Game) -> dict[str, JSON]:
     ahead = lead(game)
 
     def result(value: int) -> JSON:
-        margin = ahead + value
-        return {"outcome": "draw" if margin == 0 else "win" if margin > 0 else "loss", "margin": margin}
+        return {"outcome": outcome(ahead + value), "margin": ahead + value}
 
     data = solution.to_json()
     data["result"] = result(solution.value)

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 import statistics
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -223,3 +226,23 @@ def test_a_record_with_too_many_players_is_summarised() -> None:
     stats = Stats()
     stats.add(r)
     assert stats.scores.n == 7 and "Gus" in stats.players
+
+
+@pytest.mark.serial
+def test_a_run_abandoned_while_its_workers_send_large_answers_lets_the_interpreter_exit(tmp_path: Path) -> None:
+    # a worker terminated in the middle of sending its answer left half a message in the pool's pipe,
+    # and the pool's reader waited for the rest at the interpreter's exit, for ever (seen: CI's serial step)
+    script = tmp_path / "abandon.py"
+    script.write_text(
+        "from qwirkle_tools.corpus.pool import ordered_map\n"
+        "def big(i):\n"
+        "    return b'x' * 20_000_000\n"
+        "if __name__ == '__main__':\n"
+        "    run = ordered_map(big, range(1000), jobs=2, batch=1)\n"
+        "    next(run)\n"
+        "    run.close()\n"
+        "    print('closed', flush=True)\n", encoding="utf-8")
+    for _ in range(3):
+        proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60,
+                              env={**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)})
+        assert (proc.returncode, proc.stdout) == (0, "closed\n"), proc.stderr

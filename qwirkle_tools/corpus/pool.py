@@ -58,6 +58,12 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], jobs: int = 1, batch: 
         else:  # interrupted or abandoned: the batches under way are not waited for
             for process in list((getattr(pool, "_processes", None) or {}).values()):
                 process.terminate()
+            # a worker ended while it sent an answer leaves half a message in the pool's pipe: with this
+            # process's copy of the pipe's writing end closed, the pool's reader meets the pipe's end
+            # once the workers are gone, rather than waiting for the rest (and the interpreter's exit with it)
+            writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+            if writer is not None:
+                writer.close()
             pool.shutdown(wait=False)  # (its futures fail with the pool; nobody waits for them)
 
 

@@ -8,7 +8,7 @@ again on another line is looked up rather than searched again, keyed by its
 board, racks and seat, which is exact. Slow (every line of a seven-tile
 endgame is millions of moves): for positions of up to about six tiles.
 
-Used by ``tests/test_endgame.py``, ``tests/test_cli_endgame.py`` and
+Used by ``tests/engines/test_endgame.py``, ``tests/cli/test_cli_endgame.py`` and
 ``benchmarks/bench_endgame.py --check``.
 """
 

@@ -6,14 +6,23 @@ import atexit
 import copy
 import os
 import shutil
+import sys
 import tempfile
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from qwirkle_tools.analysis.validate import check_data
 from qwirkle_tools.engines.selfplay import simulate
+
+# The tests mirror the package's folders (tests/core for qwirkle_tools/core, ...); a test module may use
+# another folder's helpers (``from test_cli import run``): every folder is importable, as pytest's own
+# "prepend" mode makes a module's folder, and the names of the test modules are unique.
+for _folder in sorted(Path(__file__).parent.iterdir()):
+    if _folder.is_dir() and next(_folder.glob("test_*.py"), None) is not None and str(_folder) not in sys.path:
+        sys.path.insert(0, str(_folder))
 
 # the scratch space of every Dask scheduler and worker the tests start (here or as child processes)
 # in a folder of this run, removed at its end, not /tmp/dask-scratch-space

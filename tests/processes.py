@@ -6,12 +6,12 @@ import sys
 import time
 from pathlib import Path
 
-BOTS = Path(__file__).parent / "bots"
+BOTS = Path(__file__).parent / "programs"
 PY = sys.executable
 
 
 def hostile(mode: str, token: str = "") -> str:
-    """The spec of ``tests/bots/hostile.py`` in ``mode`` (``token`` marks its processes)."""
+    """The spec of ``tests/programs/hostile.py`` in ``mode`` (``token`` marks its processes)."""
     return f"cmd:{PY} {BOTS / 'hostile.py'} {mode} {token}".rstrip()
 
 

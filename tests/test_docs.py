@@ -4,7 +4,7 @@ console examples print what they show.
 The site is built once per run, as the README says (``sphinx-build -W -n --keep-going -b html docs
 site``), into a temporary folder. A broken link, a page left out of the contents and a docstring
 reference that does not resolve each fail a strict build of a small site made for the purpose. The
-built index and API page are opened in Chromium (as the viewer's tests do: ``tests/test_viewer_browser.py``)
+built index and API page are opened in Chromium (as the viewer's tests do: ``tests/outputs/test_viewer_browser.py``)
 with every request outside the site refused and recorded.
 """
 
@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import conftest  # noqa: F401  (run as a script too: the tests' folders importable, as under pytest)
 import pytest
 from test_readme import README_BLOCKS, console_examples, matches, run_block, update
 from test_viewer_browser import Watched, browser  # noqa: F401 (browser: the fixture, shared)

@@ -20,14 +20,15 @@ PACKAGE = Path(__file__).parent.parent / "qwirkle_tools"
 
 ALLOWED: dict[str, set[str]] = {
     "core": set(),  # the game's facts: no input or output
+    "draw": {"core"},  # how the game looks: the palette, the columns and rows drawn, SVG text
     "formats": {"core"},  # records in and out
-    "play": {"core", "formats"},  # the game: a record replayed, the playable game
+    "play": {"core", "formats", "draw"},  # the game: a record replayed, the playable game (a notebook draws it)
     "engines": {"core", "formats", "play"},  # players by name and the searches: they play the game
     "analysis": {"core", "formats", "play", "engines"},  # a record checked, re-scored, analysed
-    "outputs": {"core", "formats", "play", "engines", "analysis"},  # what a person reads
+    "outputs": {"core", "draw", "formats", "play", "engines", "analysis"},  # what a person reads
     "corpus": {"core", "formats", "play", "engines", "analysis"},  # many games at once
     "bots": {"core", "formats", "play", "engines", "corpus"},  # players and matches (the pool of corpus runs the games)
-    "cli": {"core", "formats", "play", "engines", "analysis", "outputs", "corpus", "bots"},  # the command, on top
+    "cli": {"core", "draw", "formats", "play", "engines", "analysis", "outputs", "corpus", "bots"},  # the command, on top
 }
 """Each folder and the folders it may import (besides itself and ``version``)."""
 
@@ -168,3 +169,11 @@ def test_the_package_import_is_light() -> None:
     code = "import sys, qwirkle_tools; print(sorted(m for m in sys.modules if m.startswith('qwirkle_tools')))"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert proc.stdout.strip() == "['qwirkle_tools', 'qwirkle_tools.version']"
+
+
+def test_the_tests_mirror_the_folders() -> None:
+    """Each folder's tests are in the tests' folder of its name (``tests/core`` for ``core``),
+    and every folder has one; the tests of the whole package stay at the top."""
+    tests = PACKAGE.parent / "tests"
+    mirrored = {d.name for d in tests.iterdir() if d.is_dir() and any(d.glob("test_*.py"))}
+    assert mirrored == set(ALLOWED)

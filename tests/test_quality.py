@@ -40,6 +40,6 @@ def test_readme_test_command_is_what_ci_runs() -> None:
 
 
 def test_every_finding_code_is_exercised_by_a_test() -> None:
-    text = "".join(p.read_text() for p in (ROOT / "tests").glob("test_*.py") if p.name != "test_quality.py")
+    text = "".join(p.read_text() for p in (ROOT / "tests").rglob("test_*.py") if p.name != "test_quality.py")
     missing = [code for code in CODES if f'"{code}"' not in text]
     assert missing == []

@@ -53,18 +53,17 @@ pass one to :func:`analyse` to share it with the charts and tables.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from operator import itemgetter
 from typing import Any, Literal
 
-from ..core.board import format_move, key_cell
+from ..core.board import key_cell
 from ..core.lines import LINE_MAX
 from ..core.move import Move
 from ..core.movegen import RawMove, TooManyMoves, generate_raw
 from ..core.rules import Rules
-from ..core.safetext import one_line
-from ..core.text import UNKNOWN, count, count_known, plural
+from ..core.text import count
 from ..core.tiles import TILE_COUNT, TILES, Tile
 from ..engines.lookahead import MARGIN, BudgetSpent, OutOfTime
 from ..formats.record import Record
@@ -75,6 +74,8 @@ from .decisive import Decisive, decisive
 from .fives import Five, OpenFive, completed, open_five_risks
 from .fives import chance_held as chance_held
 from .fives import open_fives as open_fives
+from .inference import MOVES_PER_RECORD as INFERENCE_MOVES
+from .inference import SAMPLES, Inferred, infer
 from .moves import MOVES_LISTED as MOVES_LISTED
 from .moves import AnalysisError as AnalysisError
 from .moves import LegalMoves as LegalMoves
@@ -136,6 +137,7 @@ class TurnAnalysis:
     unknown: str = ""
     same_tiles: SameTiles | None = None
     decisive: Decisive | None = None
+    inferred: Inferred | None = None
 
     @property
     def candidates(self) -> tuple[Candidate, ...]:
@@ -169,6 +171,8 @@ class TurnAnalysis:
             out.append("same-tiles")
         if self.decisive is not None:
             out.append("decisive")
+        if self.inferred is not None and self.inferred.expected_loss >= INFERRED_FLAG:
+            out.append("inferred-loss")
         return tuple(out)
 
     def to_data(self) -> dict[str, object]:
@@ -196,6 +200,8 @@ class TurnAnalysis:
             d["same_tiles"] = self.same_tiles.to_data()
         if self.decisive is not None:
             d["decisive"] = self.decisive.to_data()
+        if self.inferred is not None:
+            d["inferred"] = self.inferred.to_data()
         d["flags"] = list(self.flags)
         if self.note:
             d["note"] = self.note
@@ -222,6 +228,7 @@ class PlayerSummary:
     open_fives: int | None = 0
     value_lost: float | None = None
     same_tiles: tuple[int, int] | None = None  # (points the same tiles would have added, turns judged by them)
+    inferred: tuple[float, int] | None = None  # (points lost expected over the racks drawn, turns inferred)
 
     @property
     def accuracy(self) -> float | None:
@@ -239,7 +246,9 @@ class PlayerSummary:
                 "gifts_given": self.gifts_given, "open_fives": self.open_fives,
                 **({} if self.value_lost is None else {"value_lost": round(self.value_lost, 2)}),
                 **({} if self.same_tiles is None else {"same_tiles": {"gain": self.same_tiles[0],
-                                                                      "turns": self.same_tiles[1]}})}
+                                                                      "turns": self.same_tiles[1]}}),
+                **({} if self.inferred is None else {"inferred": {"expected_loss": round(self.inferred[0], 1),
+                                                                  "turns": self.inferred[1], "racks_a_turn": SAMPLES}})}
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,6 +262,10 @@ class Analysis:
         return [t for t in self.turns if t.flags]
 
 
+INFERRED_FLAG = 3.0
+"""The points lost expected over the racks drawn (:mod:`~qwirkle_tools.analysis.inference`) from which
+a turn whose rack is unknown is flagged ``inferred-loss``."""
+
 MOVES_PER_TURN = 50_000
 """The analysis of a turn stops at this many legal moves (a legal but pathological
 board can have hundreds of thousands); the turn is then noted, not analysed."""
@@ -265,7 +278,7 @@ an engine's time is bounded too, a turn and a record (see :class:`~qwirkle_tools
 
 
 def analyse(game: Record | History, engine: Engine = "greedy", settings: Any = None,
-            movetime_ms: int = MOVETIME_MS, endgames: bool = True) -> Analysis:
+            movetime_ms: int = MOVETIME_MS, endgames: bool = True, inference: bool = True) -> Analysis:
     """The analysis of every turn of a record (or of its replay) and a summary per player.
 
     An ``engine`` other than ``greedy`` (one of :data:`~qwirkle_tools.analysis.verdicts.ENGINES`)
@@ -276,7 +289,9 @@ def analyse(game: Record | History, engine: Engine = "greedy", settings: Any = N
     :data:`~qwirkle_tools.analysis.verdicts.RECORD_SECONDS` for the record (see
     :class:`~qwirkle_tools.analysis.verdicts.Clock`). ``endgames``: solve the small endgames
     (two players, the bag empty) to name the decisive moves (:mod:`~qwirkle_tools.analysis.decisive`:
-    tens of milliseconds a game; a corpus's tables leave it out).
+    a few milliseconds a game; a corpus's tables leave it out). ``inference``: the racks not recorded
+    drawn to fit the record, for the points each such turn probably lost
+    (:mod:`~qwirkle_tools.analysis.inference`: about 30 ms a turn).
 
     Raises:
         ValueError: no such engine, or a ``movetime_ms`` below 1.
@@ -288,11 +303,11 @@ def analyse(game: Record | History, engine: Engine = "greedy", settings: Any = N
         raise ValueError(f"engine must be {', '.join(names[:-1])} or {names[-1]}, not {engine!r}")
     history = game if isinstance(game, History) else replay(game)
     return Analysis(*_analyse(history, None if engine == "greedy" else pick_engine(engine, settings), Clock(movetime_ms),
-                              endgames))
+                              endgames, inference))
 
 
-def _analyse(history: History, judge: EngineFunction | None = None, clock: Clock | None = None, endgames: bool = True
-             ) -> tuple[tuple[TurnAnalysis, ...], tuple[PlayerSummary, ...], tuple[str, ...]]:
+def _analyse(history: History, judge: EngineFunction | None = None, clock: Clock | None = None, endgames: bool = True,
+             inference: bool = True) -> tuple[tuple[TurnAnalysis, ...], tuple[PlayerSummary, ...], tuple[str, ...]]:
     record = history.record
     turns: list[TurnAnalysis] = []
     left_open: dict[int, list[Five]] = {}  # turn index -> lines of five left
@@ -327,10 +342,13 @@ def _analyse(history: History, judge: EngineFunction | None = None, clock: Clock
             turns[-1] = replace(turns[-1], decisive=decisive(history, i))
     for i, (risky, risk) in risks.items():
         turns[i] = replace(turns[i], open_fives=risky, open_five_risk=risk)
-    return tuple(turns), _summaries(history, turns, judge is not None), _notes(turns)
+    unknown = [t.turn - 1 for t in turns if t.unknown == "rack" and t.action in ("place", "exchange")]
+    for i, inferred in (infer(history, unknown, budget) if inference and unknown else {}).items():
+        turns[i] = replace(turns[i], inferred=inferred)
+    return tuple(turns), _summaries(history, turns, judge is not None), _notes(turns, inference)
 
 
-def _notes(turns: Sequence[TurnAnalysis]) -> tuple[str, ...]:
+def _notes(turns: Sequence[TurnAnalysis], inference: bool = False) -> tuple[str, ...]:
     """What was not analysed, and why: one note per reason, each naming what was unknown."""
     unjudged = [t for t in turns if t.best_score is None]
     if not unjudged:
@@ -341,10 +359,14 @@ def _notes(turns: Sequence[TurnAnalysis]) -> tuple[str, ...]:
     of = f"of {count(len(turns), 'turn')}"
     notes = [f"{board} {of} not analysed: the board is unknown (tiles not written, as on a score sheet)"] if board else []
     if rack:
-        notes.append(f"{rack} {of} not fully analysed: the rack is unknown (where tiles were placed, only they were "
-                     "checked for a missed Qwirkle)")
+        notes.append(f"{rack} {of} not fully analysed: the rack is unknown (judged by the tiles placed, and by "
+                     "racks inferred where the record allows: estimates)")
     if other:
         notes.append(f"{other} {of} not analysed for another reason (each turn's note says which)")
+    missing = sum(1 for t in unjudged if t.unknown == "rack" and t.action in ("place", "exchange") and t.inferred is None)
+    if inference and missing:
+        notes.append(f"{missing} {of} whose rack is unknown not inferred: the record's tiles leave no rack to draw, "
+                     f"or the bound of {INFERENCE_MOVES:,} legal moves for the racks drawn was spent")
     return tuple(notes)
 
 
@@ -450,6 +472,7 @@ def _summaries(history: History, turns: list[TurnAnalysis], ahead: bool) -> tupl
             open_fives=sum(1 for t in mine if t.open_fives) if seen else None,
             value_lost=sum(t.verdict.value_lost for t in mine if t.verdict) if ahead else None,
             same_tiles=_same_tiles_total(mine),
+            inferred=_inferred_total(mine),
         ))
     return tuple(summaries)
 
@@ -458,6 +481,12 @@ def _same_tiles_total(turns: Sequence[TurnAnalysis]) -> tuple[int, int] | None:
     """The points the same tiles would have added over the turns judged by them, and how many."""
     judged = [t.same_tiles for t in turns if t.same_tiles is not None]
     return (sum(s.gain for s in judged), len(judged)) if judged else None
+
+
+def _inferred_total(turns: Sequence[TurnAnalysis]) -> tuple[float, int] | None:
+    """The points lost expected over the turns whose racks were inferred, and how many."""
+    judged = [t.inferred for t in turns if t.inferred is not None]
+    return (sum(i.expected_loss for i in judged), len(judged)) if judged else None
 
 
 def _bounded(cells: Mapping[int, int], rack: Sequence[int], rules: Rules, largest_first: bool,
@@ -485,108 +514,3 @@ def _missed(moves: list[RawMove], played_qwirkles: int) -> Move | None:
     if most <= played_qwirkles:
         return None
     return raw_move(next(m for m in moves if m[1] == most))  # moves come best score first
-
-
-def flag_details(t: TurnAnalysis) -> tuple[tuple[str, str], ...]:
-    """Each flag of a turn with what it means there, e.g.
-    ``("missed-qwirkle", "rd@1,-4 bd@2,-4 makes 1 Qwirkle, 12 points")``."""
-    out = []
-    for flag in t.flags:
-        if flag == "missed-qwirkle" and t.missed_qwirkle is not None:
-            m = t.missed_qwirkle
-            detail = f"{format_move(m.tiles)} makes {m.qwirkles} {plural(m.qwirkles or 0, 'Qwirkle')}, {m.score} points"
-        elif flag == "could-place" and t.best is not None:
-            detail = f"{t.action} while {format_move(t.best.tiles)} scores {t.best_score}"
-        elif flag == "open-five":
-            chance = "" if t.open_five_risk is None else f"; the next player holds one with chance {t.open_five_risk:.0%}"
-            detail = "; ".join(f"a line of five open for {f.missing} ({f.unseen} unseen)" for f in t.open_fives) + chance
-        elif flag == "better-move" and t.verdict is not None and t.verdict.best is not None:
-            la = t.verdict
-            detail = (f"{format_move(t.verdict.best.tiles)} scores {la.best_score}, value {la.best_value:.1f}; "
-                      f"the move played is worth {la.played_value:.1f} ({la.value_lost:.1f} lost)")
-        elif flag == "same-tiles" and t.same_tiles is not None:
-            detail = t.same_tiles.text()
-        elif flag == "decisive" and t.decisive is not None:
-            detail = t.decisive.text()
-        elif flag == "qwirkle-gift" and t.gift is not None:
-            detail = (f"left a line of five open for {t.gift.missing}; turn {t.gift.completed_at} completed it")
-        else:
-            detail = ""
-        out.append((flag, detail))
-    return tuple(out)
-
-
-def iter_flags(analysis: Analysis) -> Iterator[str]:
-    """One readable line per flagged turn."""
-    for t in analysis.flagged:
-        for flag, detail in flag_details(t):
-            yield f"turn {t.turn}: {flag}: {detail}"
-
-
-TOOL = "qwirkle-tools"
-ACCURACY = "points scored as a share of the best score available, over the turns whose whole rack was known"
-
-
-def summary_data(analysis: Analysis) -> dict[str, object]:
-    """The record-level ``analysis`` object :func:`annotated` writes: the tool,
-    its version, the engine (:func:`~qwirkle_tools.analysis.recorded.recorded_engine` reads it back), what
-    accuracy means, a summary per player, the flagged turns."""
-    from ..version import __version__
-
-    engine = next((t.verdict.engine for t in analysis.turns if t.verdict is not None), "greedy")
-    return {
-        "tool": TOOL, "version": __version__, "engine": engine, "accuracy": ACCURACY,
-        "players": [s.to_data() for s in analysis.players],
-        "flagged_turns": [t.turn for t in analysis.flagged],
-        "notes": list(analysis.notes),
-    }
-
-
-def analysis_data(analysis: Analysis) -> dict[str, object]:
-    """The whole analysis as JSON data (``annotate --format json``): the
-    summary of :func:`summary_data` and every turn's analysis."""
-    turns = [{"turn": t.turn, "player": t.player, **t.to_data()} for t in analysis.turns]
-    return {**summary_data(analysis), "turns": turns}
-
-
-def annotated(game: Record | History, analysis: Analysis | None = None) -> dict[str, object]:
-    """The record as JSON data with the analysis written in.
-
-    Each turn gets an ``analysis`` object, the record a top-level
-    ``analysis`` with the tool, its version and a summary per player. Earlier
-    analysis is replaced; nothing else changes (``comment`` fields included),
-    so annotating an annotated record gives the same data.
-    """
-    record = game.record if isinstance(game, History) else game
-    if analysis is None:
-        analysis = analyse(game)
-    data = record.to_data()
-    turns = data["turns"]
-    assert isinstance(turns, list)
-    for turn_data, ta in zip(turns, analysis.turns):
-        turn_data["analysis"] = ta.to_data()
-    data["analysis"] = summary_data(analysis)
-    return data
-
-
-def summary_text(analysis: Analysis) -> str:
-    """The readable summary the ``annotate`` command prints."""
-    lines = []
-    for s in analysis.players:
-        acc = "n/a" if s.accuracy is None else f"{100 * s.accuracy:.1f}%"
-        missed = UNKNOWN if s.qwirkles_missed is None else s.qwirkles_missed
-        lines.append(f"{one_line(s.name)}: {count(s.score, 'point')}, accuracy {acc} over "
-                     f"{count(s.analysed_turns, 'turn')}, "
-                     f"{count_known(s.points_lost, 'point')} lost, {count_known(s.qwirkles_made, 'Qwirkle')} made, "
-                     f"{missed} missed, {count_known(s.gifts_given, 'gift')}, "
-                     f"{count_known(s.open_fives, 'open five')}"
-                     + ("" if s.value_lost is None else f", {s.value_lost:.1f} value lost")
-                     + ("" if s.same_tiles is None else f"; with the same tiles, {count(s.same_tiles[0], 'point')} "
-                        f"more over {count(s.same_tiles[1], 'turn')} (the racks not recorded)"))
-    flags = list(iter_flags(analysis))
-    turns = len(analysis.flagged)  # a turn may carry several flags: the count is of turns, each flag a line
-    lines.append(f"flagged turns: {turns if turns else 'none'}"
-                 + (f" ({count(len(flags), 'flag')})" if len(flags) != turns else ""))
-    lines.extend(f"  {line}" for line in flags)
-    lines.extend(analysis.notes)
-    return "\n".join(lines)

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from ..core.findings import MAX_FINDINGS, Finding, capped, placed
+from ..core.safetext import json_text
 from ..core.text import plural
 from ..formats import record as rec
 from ..formats import schema
@@ -88,6 +89,33 @@ class Tally:
         """``3 records: 2 valid, 1 invalid (2 errors, 0 warnings)``."""
         return (f"{self.records} {plural(self.records, 'record')}: {self.records - self.invalid} valid, {self.invalid} invalid "
                 f"({self.errors} {plural(self.errors, 'error')}, {self.warnings} {plural(self.warnings, 'warning')})")
+
+
+class Document:
+    """The JSON document of a run's reports, written as they come:
+    ``{"records": [REPORT, ...], "summary": TALLY}`` (a run cut short ends ``{"records": [...]}``).
+
+    >>> document = Document()
+    >>> print(document.start() + document.report(Report("a.json", 0, ())) + document.end(None), end="")
+    {"records": [
+      {"path": "a.json", "index": 0, "valid": true, "findings": []}
+    ]}
+    """
+
+    def __init__(self) -> None:
+        self.reports = 0
+
+    def start(self) -> str:
+        return '{"records": ['
+
+    def report(self, report: Report) -> str:
+        """One report, after a comma once one was written."""
+        self.reports += 1
+        return ("\n  " if self.reports == 1 else ",\n  ") + json_text(report.to_data())
+
+    def end(self, summary: Tally | None) -> str:
+        """The list's end, then ``summary`` (``None``: the run was cut short, no summary)."""
+        return "\n]}\n" if summary is None else '\n], "summary": ' + json_text(summary.to_data()) + "}\n"
 
 
 def check_data(data: object, keep_record: bool = True) -> tuple[Record | None, list[Finding]]:

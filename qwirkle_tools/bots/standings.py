@@ -14,6 +14,10 @@ openskill rating of :mod:`qwirkle_tools.bots.ratings`.
 * Wins as the match code counts them (:func:`~qwirkle_tools.bots.match.standing`
   and :func:`~qwirkle_tools.bots.match.place_outcome`): 1 alone in first
   place, a half for a first place shared, a forfeit last whatever its score.
+* The order (:data:`ORDER`): the win rate (wins per game), then the rating,
+  then the games played, then the name: a club's table, where a player of few
+  games is neither helped nor hurt by the count, and a tie goes to the
+  stronger by the rating.
 * The margin of a game is the player's score less the best other score
   (negative in a game lost).
 * Qwirkles and points lost are read where the record tells them: a score
@@ -133,6 +137,11 @@ class PlayerStanding:
     rating: Rating | None
 
     @property
+    def win_rate(self) -> float:
+        """Wins per game (a shared first place a half)."""
+        return self.wins / self.games
+
+    @property
     def qwirkles_per_game(self) -> float | None:
         return None if self.qwirkles is None else self.qwirkles / self.qwirkle_games
 
@@ -143,7 +152,7 @@ class PlayerStanding:
     def to_data(self) -> dict[str, JSON]:
         r = self.rating
         per_game, per_turn = self.qwirkles_per_game, self.lost_per_turn
-        return {"player": self.player, "games": self.games, "wins": self.wins,
+        return {"player": self.player, "games": self.games, "wins": self.wins, "win_rate": round(self.win_rate, 4),
                 "average_score": round(self.average_score, 2), "average_margin": round(self.average_margin, 2),
                 "qwirkles": self.qwirkles, "qwirkle_games": self.qwirkle_games,
                 "qwirkles_per_game": None if per_game is None else round(per_game, 2),
@@ -153,14 +162,17 @@ class PlayerStanding:
                 "low": None if r is None else round(r.low, 2), "high": None if r is None else round(r.high, 2)}
 
 
-CSV_COLUMNS = ("place", "player", "games", "wins", "average_score", "average_margin", "qwirkles", "qwirkle_games",
+ORDER = "win rate, then rating, then games, then name"
+"""The standings' order, first place first (see the module's notes)."""
+
+CSV_COLUMNS = ("place", "player", "games", "wins", "win_rate", "average_score", "average_margin", "qwirkles", "qwirkle_games",
                "qwirkles_per_game", "points_lost", "analysed_turns", "points_lost_per_turn", "rating", "sigma",
                "low", "high")
 
 
 @dataclass(frozen=True, slots=True)
 class Standings:
-    """The players, the first first (most wins, then the best average margin, then by name), and what was left out."""
+    """The players, the first first (in the :data:`ORDER`), and what was left out."""
 
     players: tuple[PlayerStanding, ...]
     games: int
@@ -185,7 +197,7 @@ class Standings:
                 "since": None if self.since is None else self.since.isoformat(), "undated_left_out": self.undated,
                 "left_out": list(self.left_out), "refused": list(self.refused), "rated_games": self.rated,
                 "ratings": "openskill Plackett-Luce, interval mu +- 1.96 sigma",
-                "wins": "1 alone in first place, 0.5 sharing it",
+                "wins": "1 alone in first place, 0.5 sharing it", "order": ORDER,
                 "players": [p.to_data() for p in self.players]}
 
     def csv(self) -> str:
@@ -204,17 +216,18 @@ class Standings:
     def text(self) -> str:
         """The standings as ``qwirkle standings`` prints them."""
         span = self.span()
-        lines = [f"Standings: {count(self.games, 'game')}{span}, {count(len(self.players), 'player')} "
+        lines = [f"Standings: {count(self.games, 'game')}{span}, {count(len(self.players), 'player')}, by {ORDER} "
                  "(wins: a shared first place counts half; margin: own score less the best other)"]
         names = cut_apart([one_line(p.player) for p in self.players], 24)
         width = max(len("player"), *(len(n) for n in names))
-        lines.append(f"  #  {'player':<{width}}  games  wins  avg score  avg margin  Qwirkles/game  lost/turn"
+        lines.append(f"  #  {'player':<{width}}  games  wins  win %  avg score  avg margin  Qwirkles/game  lost/turn"
                      "  rating  95% interval")
         for place, (p, name) in enumerate(zip(self.players, names), 1):
             q, lost = p.qwirkles_per_game, p.lost_per_turn
             r = p.rating
             rating = f"{UNKNOWN:>6}" if r is None else f"{r.mu:>6.1f}  {r.low:>5.1f} to {r.high:>5.1f}"
-            lines.append(f"  {place:>1}  {name:<{width}}  {p.games:>5}  {p.wins:>4g}  {p.average_score:>9.1f}  "
+            lines.append(f"  {place:>1}  {name:<{width}}  {p.games:>5}  {p.wins:>4g}  {100 * p.win_rate:>5.1f}  "
+                         f"{p.average_score:>9.1f}  "
                          f"{p.average_margin:>+10.1f}  {UNKNOWN if q is None else f'{q:.1f}':>13}  "
                          f"{UNKNOWN if lost is None else f'{lost:.2f}':>9}  {rating}".rstrip())
         if any(p.qwirkle_games < p.games for p in self.players):
@@ -282,9 +295,14 @@ def tally(results: Iterable[GameRows], since: dt.date | None = None) -> Standing
                              + (f" ({count(len(refused), 'game')} of one player in two seats)" if refused else ""))
     found = _ratings([ranked[i] for i in sorted(range(len(ranked)), key=played.__getitem__)])  # (a stable sort)
     players = [_line(name, t, found.get(name)) for name, t in tallies.items()]
-    players.sort(key=lambda p: (-p.wins, -p.average_margin, p.player))
+    players.sort(key=_place)
     return Standings(tuple(players), len(ranked), min(dates, default=None), max(dates, default=None), since, undated,
                      tuple(left_out), len(ranked), tuple(refused))
+
+
+def _place(p: PlayerStanding) -> tuple[float, float, int, str]:
+    """The sort key of :data:`ORDER` (a player unrated last among equal win rates)."""
+    return -p.win_rate, -(p.rating.mu if p.rating is not None else float("-inf")), -p.games, p.player
 
 
 def _twice(names: list[str]) -> str | None:
@@ -338,5 +356,5 @@ def _line(name: str, t: _Tally, rating: Rating | None) -> PlayerStanding:
                           t.lost if t.analysed else None, t.analysed, rating)
 
 
-__all__ = ["CSV_COLUMNS", "DATE", "PlayerStanding", "Standings", "StandingsError", "game_date", "parse_date",
+__all__ = ["CSV_COLUMNS", "DATE", "ORDER", "PlayerStanding", "Standings", "StandingsError", "game_date", "parse_date",
            "player_name", "standings", "tally"]

@@ -67,15 +67,16 @@ def validate(
 def _show_reports(run: Run[Checked, Tally], format: Format, quiet: bool, bar: Progress) -> Tally:
     """Print the reports as they come (JSON: every one, in a list; text:
     each finding's lines, unless ``quiet``), then the summary, which it returns."""
-    first = True
-    if format is Format.json:
-        _emit('{"records": [')
+    from ..analysis.validate import Document
+
+    document = Document() if format is Format.json else None
+    if document is not None:
+        _emit(document.start())
     try:
         for part in run:
             for report in part.reports:
-                if format is Format.json:
-                    _emit(("" if first else ",") + "\n  " + json_text(report.to_data()))
-                    first = False
+                if document is not None:
+                    _emit(document.report(report))
                 elif not quiet and report.findings:
                     bar.close()
                     for f in report.findings:
@@ -84,14 +85,14 @@ def _show_reports(run: Run[Checked, Tally], format: Format, quiet: bool, bar: Pr
             bar.update(part.records, part.size)
     except QwirkleError as exc:  # an input (or the cluster) fails while running
         bar.close()
-        if format is Format.json:
-            _emit("\n]}\n")
+        if document is not None:
+            _emit(document.end(None))
         _fail(str(exc))
     finally:
         bar.close()
         run.close()  # the work under way is stopped: the processes, the cluster's blocks (a local cluster closed)
-    if format is Format.json:
-        _emit("\n], \"summary\": " + json_text(run.summary.to_data()) + "}\n")
+    if document is not None:
+        _emit(document.end(run.summary))
     else:
         _out(run.summary.text())
     return run.summary

@@ -80,7 +80,8 @@ def annotate(
 
         qwirkle annotate sample_games/complete-2p.json --engine lookahead -o annotated.json
     """
-    from ..analysis.analyse import analyse, analysis_data, annotated, summary_text
+    from ..analysis.analyse import analyse
+    from ..analysis.annotation import analysis_data, annotated, summary_text
 
     where = _record_target(output, file, in_place, force, analysis=True)  # (never a .qgn: before the work)
     history = _history(file)

@@ -229,12 +229,6 @@ class Board(Mapping[tuple[int, int], Tile]):
             lines.append(" ".join(row))
         return "\n".join(lines)
 
-    def _repr_svg_(self) -> str:
-        """The board as a picture, for Jupyter (:func:`~qwirkle_tools.core.svg.board_svg`)."""
-        from .svg import board_svg
-
-        return board_svg(self)
-
     @classmethod
     def parse(cls, text: str) -> Board:
         """Read a diagram as :meth:`diagram` writes it.

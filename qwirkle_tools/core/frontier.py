@@ -20,7 +20,7 @@ import threading
 from collections.abc import Iterable, Mapping
 
 from .board import COORD_LIMIT, STEP_X, STEP_Y, Placement, cell_key, key_bounds, key_cell
-from .lines import ALL, line_start, survey, walk
+from .lines import ALL, accepts, line_start, survey, walk
 from .tiles import TILES
 
 _new_tuple = tuple.__new__  # Placement(...) without the named tuple's Python-level __new__
@@ -101,6 +101,16 @@ class BoardData:
         for name in ("cells", "before_x", "after_x", "before_y", "after_y", "joinable", "records", "info_x", "info_y"):
             setattr(twin, name, getattr(self, name).copy())
         return twin
+
+    def fits(self, wanted: int) -> bool:
+        """Whether a tile of the mask ``wanted`` fits alone on some frontier cell. A cell with
+        a run on one side only, in its row and in its column, accepts exactly what
+        ``joinable`` says; a cell between two runs is judged (:func:`~qwirkle_tools.core.lines.accepts`)."""
+        bx, ax, by, ay = self.before_x, self.after_x, self.before_y, self.after_y
+        for f, may in self.joinable.items():
+            if may & wanted and (not ((f in bx and f in ax) or (f in by and f in ay)) or accepts(self.cells, f) & wanted):
+                return True
+        return False
 
     def forget(self) -> None:
         """Drop the records and infos (they hold points and codes)."""
@@ -244,7 +254,8 @@ class Line:
 
     def __init__(self, cells: dict[int, int], bonus: int) -> None:
         self.placed: list[tuple[int, ...]] = []  # the cell keys of each move on the line (passes are not pushed)
-        self.kept: list[tuple[int, BoardData]] = [(0, BoardData(cells, bonus))]  # (moves on the line, its data)
+        # (moves on the line, its data): the root's grown from this thread's data (often of the same board), a copy
+        self.kept: list[tuple[int, BoardData]] = [(0, board_data(cells, bonus).copy())]
 
     def push(self, keys: tuple[int, ...]) -> None:
         """A move placed tiles on ``keys``."""

@@ -172,7 +172,7 @@ def walk(cells: Mapping[int, int], key: int, step: int,
 
     Two loops, one for the board alone and one over the board and ``new``,
     are twins kept for speed (the replay walks the board alone, the
-    explaining judge over both): ``tests/test_lines.py`` cross-checks them on
+    explaining judge over both): ``tests/core/test_lines.py`` cross-checks them on
     random boards, and :func:`line_start` against both.
 
     The walk goes at most ``reach`` tiles (:data:`REACH`) beyond ``key`` each
@@ -248,7 +248,7 @@ def accepts(cells: Mapping[int, int], key: int) -> int:
     that leave its row and its column valid (:data:`ALL` on a cell with no
     neighbour). Each side is walked only as far as a line can be long: a
     twin of :func:`walk` that skips the empty cell (the analysis and the
-    dead-position check ask it of every frontier cell); ``tests/test_lines.py``
+    dead-position check ask it of every frontier cell); ``tests/core/test_lines.py``
     cross-checks it against :func:`walk` with each tile placed there."""
     get = cells.get
     m = ALL

@@ -27,7 +27,7 @@ Each move gets one integer sort key (score, Qwirkles, then its placements as
 The scores are counted here as the moves grow, from the runs' lengths: a
 twin of :func:`~qwirkle_tools.core.rules.judge`'s scoring kept for speed
 (judging each of the thousands of moves a position may have would cost far more).
-``tests/test_movegen.py`` holds every generated move legal with judge's
+``tests/core/test_movegen.py`` holds every generated move legal with judge's
 score and Qwirkles, on random positions reached turn by turn (so through
 the kept board data too).
 
@@ -258,7 +258,7 @@ _now = time.monotonic
 
 def _table(board: Board | Mapping[int, int], rack: Sequence[int], rules: Rules, largest_first: bool,
            placements: bool, limit: int | None = None, cutoff: Cutoff | None = None) -> dict[int, _Entry]:
-    cells = board.cells if isinstance(board, Board) else board
+    cells = board._cells if isinstance(board, Board) else board  # (a board's own dict: it never changes)
     table: dict[int, _Entry] = {}
     if not cells:
         _opening(rack, rules, largest_first, Placements(-1, 0, 8).__getitem__ if placements else _TILE_OF_CODE, table)

@@ -5,7 +5,7 @@ the index of the tile concerned) and what the move scores, with a breakdown
 built only when asked for. It has two paths, twins kept for speed: a fast
 one that settles a legal move without a message (``_formed``, also behind
 :func:`judge_placed`), and the explaining one, :func:`explain`, which says
-what is wrong; ``tests/test_rules.py`` holds them to the same judgement of
+what is wrong; ``tests/core/test_rules.py`` holds them to the same judgement of
 random moves on random boards. What a line is, and what it scores, comes from
 :mod:`qwirkle_tools.core.lines`. Nothing here knows about racks, the bag or
 turns (:mod:`qwirkle_tools.play.engine` keeps that bookkeeping), except the end

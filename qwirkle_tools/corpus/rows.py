@@ -101,6 +101,10 @@ TURN_COLUMNS: tuple[Column, ...] = (
                                   "could not be checked)."),
     ("same_tiles_gain", "Int64", "Analysed, the rack not recorded: the points the best placement of the tiles played "
                                  "would have added (missing where the rack is known)."),
+    ("inferred_loss", "Float64", "Analysed, the rack not recorded: the points lost expected over the racks drawn to fit "
+                                 "the record (inferred, an estimate; missing where the rack is known)."),
+    ("better_chance", "Float64", "Analysed, the rack not recorded: the chance, over the racks drawn, that a better "
+                                 "move existed (inferred)."),
     ("qwirkle_gift", "boolean", "Analysed: the turn left a line of five that the next player completed (missing "
                                 "where the board is not known)."),
     ("open_fives", "Int64", "Analysed: lines of five the turn left open whose sixth tile the mover had not seen all of "
@@ -197,6 +201,8 @@ def _rows(report: Report, size: int, analyse: bool) -> GameRows:
             row.update(rack=a.rack, best_score=a.best_score, points_lost=a.points_lost,
                        missed_qwirkle=a.missed_qwirkle is not None if a.checked else None,
                        same_tiles_gain=None if a.same_tiles is None else a.same_tiles.gain,
+                       inferred_loss=None if a.inferred is None else round(a.inferred.expected_loss, 2),
+                       better_chance=None if a.inferred is None else round(a.inferred.better, 3),
                        qwirkle_gift=a.gift is not None if seen else None,
                        open_fives=len(a.open_fives) if seen else None, open_five_risk=a.open_five_risk)
         turns.append(row)

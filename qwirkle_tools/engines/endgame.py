@@ -397,13 +397,18 @@ def solve(game: Game, seconds: float | None = 5.0, max_nodes: int | None = None,
     """
     if (seconds is not None and not seconds >= 0) or (max_nodes is not None and max_nodes < 0):  # (nan is not >= 0)
         raise ValueError(f"the budget must be at least 0 seconds and 0 nodes, not {seconds!r} and {max_nodes!r}")
+    _refuse(game)
+    return _solve(game, seconds, max_nodes, candidates, include)
+
+
+def _refuse(game: Game) -> None:
+    """Raises NotAnEndgame unless ``game`` is a two-player game, not over, with the bag empty."""
     if len(game.names) != 2:
         raise NotAnEndgame(f"the endgame solver takes two-player games, not {len(game.names)} players")
     if game.bag_size:
         raise NotAnEndgame(f"the bag still holds {count(game.bag_size, 'tile')}: the endgame starts when it is empty")
     if game.is_over():
         raise NotAnEndgame("the game is over: there is nothing to solve")
-    return _solve(game, seconds, max_nodes, candidates, include)
 
 
 def _solve(game: Game, seconds: float | None, max_nodes: int | None, candidates: int, include: Sequence[Move]
@@ -536,3 +541,38 @@ def _deepening(search: _Search, moves: list[tuple[int, _Raw]]) -> tuple[int, _Ra
         value, _ = search.value(moves[0][0], moves[0][1], 1, -INFINITY, INFINITY)
         found = (value, moves[0][1], False, 0)
     return found
+
+
+class Threshold:
+    """Null-window questions about one endgame position (bag empty, two players): is its value,
+    or a move's there, above a threshold with best play? Cheaper than the value itself (a
+    search that only has to show a bound cuts off sooner); the questions share one search and
+    its transposition table, and at most ``max_nodes`` positions in all (``None``: no limit).
+
+    Raises:
+        NotAnEndgame: as :func:`solve`.
+    """
+
+    def __init__(self, game: Game, max_nodes: int | None = None) -> None:
+        _refuse(game)
+        self.search = _Search(game)
+        self.budget = max_nodes
+        self.moves = self.search.moves()
+
+    def above(self, threshold: int, move: Move | None = None) -> bool | None:
+        """Whether the position's value (or ``move``'s: its points less the reply's value) exceeds
+        ``threshold``; ``None`` when the budget ran out first, or ``move`` is not legal here."""
+        search = self.search
+        search.max_nodes = self.budget
+        try:
+            if move is None:
+                value, proven = search.negamax(UNLIMITED, threshold, threshold + 1)
+            else:
+                wanted = _same(_raw(move))
+                found = next((m for m in self.moves if _same(m[1]) == wanted), None)
+                if found is None:
+                    return None
+                value, proven = search.value(found[0], found[1], UNLIMITED, threshold, threshold + 1)
+        except _Spent:
+            return None
+        return value > threshold if proven and not search.cut else None

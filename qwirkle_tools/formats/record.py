@@ -335,7 +335,7 @@ def read(data: JSON, mode: Mode = "strict") -> Record | tuple[Record | None, lis
     Two readers do the work, on purpose: :func:`_read` reads field by field,
     checking each (the lenient mode, and the fallback below), and
     :func:`_read_trusted` is its fast twin for schema-valid data (the
-    validator's hot path). ``tests/test_record_twins.py`` holds them equal on
+    validator's hot path). ``tests/formats/test_record_twins.py`` holds them equal on
     every schema-valid record it makes.
     """
     if mode == "lenient":
@@ -410,7 +410,7 @@ def _read_trusted(data: dict[str, JSON]) -> Record:
     no pointer, the Turn and Placement tuples built directly, because the
     validator reads every record this way (``benchmarks/bench.py``'s validate
     row). On other data it may raise KeyError, TypeError or AttributeError, or
-    return nonsense; ``tests/test_record_twins.py`` holds the twins equal on
+    return nonsense; ``tests/formats/test_record_twins.py`` holds the twins equal on
     schema-valid records."""
     players = tuple(Player(p["name"], {k: v for k, v in p.items() if k != "name"}) for p in data["players"])
     res = data.get("result")

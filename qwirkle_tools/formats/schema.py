@@ -230,7 +230,7 @@ def _floats(data: Any) -> list[Finding]:
 
     A twin walk of the record's shape, kept apart from the readers on purpose:
     it runs only on what the schema passed, and folding it into the trusted
-    reader would slow the validator's clean path. ``tests/test_record_twins.py``
+    reader would slow the validator's clean path. ``tests/formats/test_record_twins.py``
     derives every place the schema wants an integer from the schema itself and
     requires this walk to look there."""
     out: list[Finding] = []

@@ -48,10 +48,13 @@ def turn_analysis(ta: TurnAnalysis, placed: tuple[Placement, ...] | None) -> dic
     its value and ``vl`` value lost, ``pl``: it is the move played); ``best``: the
     move to draw as the best (``m``, ``text``, ``s``, ``v``, ``by``: the engine,
     ``"greedy"``, or ``"same-tiles"`` where the rack is not recorded (the best of the
-    tiles played, with ``gain``), ``pl``: it is the move played, or as good); ``verdict``: the engine's
+    tiles played, with ``gain``), or ``"inferred"`` where no tile was placed either (the move most
+    often best over the racks drawn), ``pl``: it is the move played, or as good); ``verdict``: the engine's
     (``engine``, ``best_value``, ``played_value``, ``value_lost``, ``better``:
     flagged ``better-move``); ``exact``: the endgame's exact loss, only when
-    the analysis gives one. ``placed``: the tiles the turn placed, if any.
+    the analysis gives one; ``inferred``: where the rack is not recorded, the racks drawn's
+    figures (``loss`` expected, ``better`` the chance of a better move, ``n`` racks, and the
+    move most often best: ``m``, ``text``, ``s``, ``share``). ``placed``: the tiles the turn placed, if any.
     """
     out: dict[str, Any] = {}
     found = ta.candidates
@@ -72,6 +75,16 @@ def turn_analysis(ta: TurnAnalysis, placed: tuple[Placement, ...] | None) -> dic
         played = placed is not None and frozenset(placed) == frozenset(same.best.tiles)
         out["best"] = {"m": _tiles(same.best.tiles), "text": format_move(same.best.tiles), "s": same.best.score,
                        "v": None, "by": "same-tiles", "pl": played or not same.gain, "gain": same.gain}
+    inferred = ta.inferred
+    if "best" not in out and inferred is not None and inferred.likely is not None:  # (an exchange, its rack not recorded)
+        out["best"] = {"m": _tiles(inferred.likely.tiles), "text": format_move(inferred.likely.tiles),
+                       "s": inferred.likely.score, "v": None, "by": "inferred", "pl": False}
+    if inferred is not None:
+        out["inferred"] = {"loss": round(inferred.expected_loss, 2), "better": round(inferred.better, 3),
+                           "n": inferred.samples, "share": round(inferred.share, 3),
+                           **({} if inferred.likely is None else {"m": _tiles(inferred.likely.tiles),
+                                                                  "text": format_move(inferred.likely.tiles),
+                                                                  "s": inferred.likely.score})}
     exact = getattr(ta, "exact_loss", None)  # the endgame solver's, when the analysis carries it
     if exact is not None:
         out["exact"] = exact
@@ -80,17 +93,26 @@ def turn_analysis(ta: TurnAnalysis, placed: tuple[Placement, ...] | None) -> dic
 
 def losses(analysis: Analysis) -> dict[str, Any]:
     """The loss per turn for the page's small graph: ``kind`` (``"value"`` with
-    an engine, else ``"points"``), ``values`` (turn ``n`` at ``n - 1``;
-    ``None`` where the turn was not judged), and ``ticks`` for its axis."""
+    an engine; else ``"points"``, ``"inferred"`` where every figure is inferred, the racks not
+    recorded, or ``"mixed"``), ``values`` (turn ``n`` at ``n - 1``; ``None`` where the turn
+    was not judged; an inferred turn's expected loss), and ``ticks`` for its axis."""
     engine = any(t.verdict is not None for t in analysis.turns)
     values: list[float | None] = []
+    known = guessed = 0
     for t in analysis.turns:
         if engine:
             values.append(None if t.verdict is None else _value(t.verdict.value_lost))
+        elif t.best_score is not None:
+            values.append(t.points_lost)
+            known += 1
+        elif t.inferred is not None:
+            values.append(round(t.inferred.expected_loss, 2))
+            guessed += 1
         else:
-            values.append(t.points_lost if t.best_score is not None else None)
+            values.append(None)
     top = max((v for v in values if v is not None), default=0.0)
-    return {"kind": "value" if engine else "points", "values": values, "ticks": ticks(int(-(-top // 1)), 4)}
+    kind = "value" if engine else "mixed" if known and guessed else "inferred" if guessed else "points"
+    return {"kind": kind, "values": values, "ticks": ticks(int(-(-top // 1)), 4)}
 
 
 def legend() -> dict[str, Any]:

@@ -6,7 +6,7 @@ tiles (a missed Qwirkle) drawn faint with a dashed outline, and open fives:
 the empty cells where a line of five the last move left open would become a
 Qwirkle, ringed in red with the missing tile drawn small inside, and a legend
 of the colours and shapes with their letters. The colours are the one palette
-(:mod:`qwirkle_tools.core.palette`): a true red, orange, yellow, green, blue
+(:mod:`qwirkle_tools.draw.palette`): a true red, orange, yellow, green, blue
 and purple; the six shapes tell tiles apart where colours do not.
 
 matplotlib is imported only inside the drawing functions (:func:`board_figure`, :func:`draw_legend`).
@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.board import Board, Placement
 from ..core.errors import QwirkleError
-from ..core.extent import MAX_SHOWN as MAX_SHOWN  # (the pictures' bound, named here as before)
-from ..core.extent import Layout, axis, cut_note, layout, not_shown
-from ..core.palette import COLOUR_HEX, GHOST, LAST_MOVE, SHAPE_SYMBOLS, TABLE, TILE_FACE, ansi, shape_pieces
 from ..core.safetext import one_line
 from ..core.tiles import COLOUR_CODES, COLOUR_OF, COLOURS, SHAPE_CODES, SHAPE_OF, SHAPES, TILES
+from ..draw.extent import MAX_SHOWN as MAX_SHOWN  # (the pictures' bound, named here as before)
+from ..draw.extent import Layout, axis, cut_note, layout, not_shown
+from ..draw.palette import COLOUR_HEX, GHOST, LAST_MOVE, SHAPE_SYMBOLS, TABLE, TILE_FACE, ansi, shape_pieces
 from ..play.engine import BOARD_UNKNOWN_WHY
 
 if TYPE_CHECKING:
@@ -135,11 +135,11 @@ def board_text(board: Board, last: Iterable[Placement] = (), colour: bool = True
 
     Each tile is its shape symbol, in its colour on the dark tile face when
     ``colour`` (24-bit colour when ``truecolour``, else the nearest of a
-    256-colour terminal's: :func:`~qwirkle_tools.core.palette.ansi`); without
+    256-colour terminal's: :func:`~qwirkle_tools.draw.palette.ansi`); without
     colour the two-letter short form is used, so the text stays readable.
     Tiles of the last move are shown reversed (with colour) or starred.
     Long runs of empty columns or rows are shown as one ``..`` (see
-    :func:`~qwirkle_tools.core.extent.axis`), and at most :data:`MAX_SHOWN` columns and rows; a last
+    :func:`~qwirkle_tools.draw.extent.axis`), and at most :data:`MAX_SHOWN` columns and rows; a last
     line says how many tiles that leaves out (:func:`cut_note`).
     """
     if not len(board):
@@ -238,7 +238,7 @@ _LEGEND_HEIGHT = 0.8
 
 
 def _pieces(ax: Any, kind: int, x: float, y: float, r: float, colour: str, **style: Any) -> None:
-    """Shape ``kind`` (:func:`~qwirkle_tools.core.palette.shape_pieces`) on ``ax``, filled with ``colour``."""
+    """Shape ``kind`` (:func:`~qwirkle_tools.draw.palette.shape_pieces`) on ``ax``, filled with ``colour``."""
     from matplotlib.patches import Circle, Polygon
 
     for what, args in shape_pieces(kind, x, y, r):

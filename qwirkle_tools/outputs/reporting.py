@@ -12,7 +12,8 @@ import csv
 import io
 from dataclasses import dataclass
 
-from ..analysis.analyse import Analysis, analyse, annotated, summary_text
+from ..analysis.analyse import Analysis, analyse
+from ..analysis.annotation import annotated, summary_text
 from ..analysis.rescore import Rescoring, rescore
 from ..analysis.verdicts import MOVETIME_MS
 from ..core.findings import Finding

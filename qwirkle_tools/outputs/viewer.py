@@ -42,15 +42,17 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from ..analysis.analyse import Analysis, TurnAnalysis, analyse, flag_details
+from ..analysis.analyse import Analysis, TurnAnalysis, analyse
+from ..analysis.annotation import flag_details
+from ..analysis.inference import SAMPLES
 from ..analysis.rescore import Rescoring, rescore
 from ..core.board import key_cell
-from ..core.extent import axis, cut_note, not_shown
 from ..core.findings import Finding
-from ..core.palette import COLOUR_HEX, TILE_FACE
 from ..core.safetext import json_text, one_line
-from ..core.svg import shape_svg
 from ..core.tiles import COLOURS, SHAPES, TILES, tile
+from ..draw.extent import axis, cut_note, not_shown
+from ..draw.palette import COLOUR_HEX, TILE_FACE
+from ..draw.svg import shape_svg
 from ..formats.jsontext import JSON
 from ..formats.sources import Loaded
 from ..play.engine import GameState, History, sole_leader
@@ -126,7 +128,7 @@ def page_data(history: History, analysis: Analysis, title: str = "", rescoring: 
     ``n + 1`` (not on the board, not in the rack that turn records or the
     replay implies; after the last turn: of nobody, the tiles not on the board),
     and, when the board is too wide to draw whole, ``cut``: a note saying how
-    many of its tiles the page does not draw (:func:`~qwirkle_tools.core.extent.cut_note`);
+    many of its tiles the page does not draw (:func:`~qwirkle_tools.draw.extent.cut_note`);
     ``turns[n - 1]`` is turn ``n``: its player, move, claimed and computed
     score and whether they differ, totals, findings, analysis, ghost tiles and gift line, and the
     analysis as :func:`~qwirkle_tools.outputs.pageanalysis.turn_analysis` gives it (the best move,
@@ -190,7 +192,7 @@ Axis = list[int | None]
 
 
 def _extent(states: list[GameState], analysis: Analysis) -> tuple[Axis, Axis, bool]:
-    """The columns and rows the page draws (:func:`~qwirkle_tools.core.extent.axis`: long
+    """The columns and rows the page draws (:func:`~qwirkle_tools.draw.extent.axis`: long
     empty runs closed up), for every tile of the game, every missed Qwirkle's ghost and every
     move the analysis may draw (:func:`~qwirkle_tools.outputs.pageanalysis.extra_cells`); and
     whether either had to be cut."""
@@ -289,13 +291,14 @@ def _summary(analysis: Analysis) -> list[dict[str, Any]]:
         acc = player.accuracy
         out.append({"accuracy": None if acc is None else round(acc, 4), "analysed": player.analysed_turns,
                     "lost": player.points_lost, "made": player.qwirkles_made, "missed": player.qwirkles_missed,
-                    "gifts": player.gifts_given, "same": None if player.same_tiles is None else list(player.same_tiles)})
+                    "gifts": player.gifts_given, "same": None if player.same_tiles is None else list(player.same_tiles),
+                    "inf": None if player.inferred is None else [round(player.inferred[0], 1), player.inferred[1], SAMPLES]})
     return out
 
 
 def _shape_defs() -> str:
     """The six shapes as SVG symbols (``#shape-circle``...), drawn by the same
-    geometry as the PNG pictures (:func:`~qwirkle_tools.core.svg.shape_svg`), in a unit cell."""
+    geometry as the PNG pictures (:func:`~qwirkle_tools.draw.svg.shape_svg`), in a unit cell."""
     parts = [f'<symbol id="shape-{name}" viewBox="-0.5 -0.5 1 1" overflow="visible">{shape_svg(kind, 0.0, 0.0, 0.5)}</symbol>'
              for kind, name in enumerate(SHAPES)]
     return "".join(parts)

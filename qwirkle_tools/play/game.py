@@ -50,16 +50,17 @@ from typing import Literal
 from ..core.board import COORD_LIMIT, Board, Placement, key_cell
 from ..core.findings import make
 from ..core.frontier import BoardData, Line, board_data
+from ..core.lines import mask
 from ..core.move import Action as Action
 from ..core.move import Move as Move
 from ..core.move import MoveError as MoveError
-from ..core.rules import DEFAULT_RULES, Rules, dead, judge, judge_placed, playable_tile
+from ..core.rules import DEFAULT_RULES, Rules, dead, judge, judge_placed
 from ..core.tiles import COPIES, RACK_SIZE, TILES, Tile, each_copy, largest_group, tile_names
 from ..formats.jsontext import JSON
 from ..formats.record import Player, Record, Result, Setup, Turn
 from .engine import GameState, IllegalMoveError
 from .ledger import Dealer
-from .view import SeatView, end_of, hide, hide_setup, moves_for, tiles_of, unseen_counts
+from .view import SeatView, end_of, hide, hide_setup, moves_for, tiles_of
 
 Outcome = Literal["out", "blocked"]
 _End = Literal["out", "blocked", "unknown"] | None  # "unknown": not worked out since the last change
@@ -109,6 +110,7 @@ class Game:
         self.names = tuple(names)
         self.rules = rules
         self._cells: dict[int, int] = {}
+        self._shown: Board | None = None  # the board as handed out (a Board never changes): until the next placement
         for p in board:
             self._cells[p.key] = int(p.tile)
         self._dealer = dealer = Dealer(racks, bag, random.Random(seed))
@@ -185,7 +187,10 @@ class Game:
 
     @property
     def board(self) -> Board:
-        return Board._wrap(dict(self._cells))
+        shown = self._shown
+        if shown is None:
+            shown = self._shown = Board._wrap(dict(self._cells))
+        return shown
 
     @property
     def racks(self) -> tuple[tuple[Tile, ...], ...]:
@@ -214,8 +219,8 @@ class Game:
         return len(self._turns)
 
     def _repr_svg_(self) -> str:
-        """The position as a picture, for Jupyter (:func:`~qwirkle_tools.core.svg.position_svg`)."""
-        from ..core.svg import position_svg
+        """The position as a picture, for Jupyter (:func:`~qwirkle_tools.draw.svg.position_svg`)."""
+        from ..draw.svg import position_svg
         return position_svg(self.board, self.turns[-1].tiles if self.turns else None, self.names, self._scores,
                             None if self.is_over() else self._to_move)
 
@@ -223,13 +228,12 @@ class Game:
         """What ``seat`` may know now (see :class:`SeatView`)."""
         if not 0 <= seat < len(self.names):
             raise ValueError(f"seat {seat} does not exist: the game has {len(self.names)} players")
-        unseen = unseen_counts(self._cells.values(), self._racks[seat])
         seen = self._seen.get(seat)  # the turns as the seat saw them, kept from view to view
         if seen is None:
             seen = self._seen[seat] = [hide(t, seat) for t in self._prefix]
         seen.extend(hide(t, seat) for t in self._turns[len(seen) - len(self._prefix):])
         return SeatView(seat, self._to_move, self.board, tiles_of(self._racks[seat]), tuple(len(r) for r in self._racks),
-                        len(self._dealer.bag), self.scores, tuple(unseen), tuple(seen),
+                        len(self._dealer.bag), self.scores, tuple(seen),
                         self.rules, self.is_over(), self.names, hide_setup(self._setup, seat))
 
     # -- moves ------------------------------------------------------------------
@@ -267,6 +271,7 @@ class Game:
         if refusal is None and move.action == "place":
             keys = tuple(pl.key for pl in move.tiles)
             if len(set(keys)) == len(keys) and cells.keys().isdisjoint(keys):
+                self._shown = None
                 for k, pl in zip(keys, move.tiles):  # put the tiles down, then judge the move on the one board
                     cells[k] = pl.tile
                 judgement = judge_placed(cells, move.tiles, keys, rules)
@@ -324,6 +329,7 @@ class Game:
         self._scores[p] -= turn.score or 0
         if turn.action == "place":
             assert turn.tiles is not None
+            self._shown = None
             for k in undo.keys:
                 del self._cells[k]
             self._dealer.undo_place(p, undo.rack, undo.drawn)
@@ -446,7 +452,7 @@ class _Boards:
         """:func:`~qwirkle_tools.core.rules.dead` of the tiles ``left()``, judging only the frontier cells
         whose masks hold one; ``first`` (the rack to move, most often one that fits) is tried first."""
         data = self.data(cells, turns)
-        if data is None or playable_tile(cells, first, data.joinable) is not None:
+        if data is None or data.fits(mask(first)):
             return False
         return dead(cells, left(), data.joinable)
 

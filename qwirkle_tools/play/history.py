@@ -67,8 +67,8 @@ class History:
         move outlined) where the board is known."""
         from html import escape
 
-        from ..core.svg import board_svg, score_line
         from ..core.text import count
+        from ..draw.svg import board_svg, score_line
         from .state import BOARD_UNKNOWN_WHY
 
         facts = [score_line(self.players, self.totals), count(len(self.turns), "turn")]

@@ -65,7 +65,7 @@ class GameState:
         picture: the text form) where the board is not known."""
         if not self.board_known:
             return None
-        from ..core.svg import board_svg
+        from ..draw.svg import board_svg
 
         scores = " · ".join(map(str, self.scores))
         return board_svg(self.board, caption=f"after {count(self.turns_played, 'turn')}: scores {scores}")

@@ -27,8 +27,7 @@ from .engine import BOARD_UNKNOWN_WHY, GameState, replay
 class SeatView:
     """What one seat may know of a game: never the bag's order or another rack.
 
-    ``unseen[t]`` is how many copies of tile ``t`` the seat cannot see (not
-    on the board, not in its rack): in the bag or in other racks. ``turns``
+    :attr:`unseen` tells how many copies of each tile the seat cannot see. ``turns``
     are the turns so far with what the seat may not know taken out: other
     seats' racks, draws and exchanged tiles (an exchange keeps its count).
     """
@@ -40,12 +39,16 @@ class SeatView:
     rack_sizes: tuple[int, ...]
     bag: int
     scores: tuple[int, ...]
-    unseen: tuple[int, ...]
     turns: tuple[Turn, ...]
     rules: Rules = DEFAULT_RULES
     over: bool = False
     names: tuple[str, ...] = ()
     setup: Setup | None = None
+
+    @property
+    def unseen(self) -> tuple[int, ...]:
+        """``unseen[t]``: the copies of tile ``t`` not on the board nor in the rack (in the bag or in other racks)."""
+        return tuple(unseen_counts(self.board.cells.values(), map(int, self.rack)))
 
     def legal_moves(self) -> list[Move]:
         """The seat's legal moves, as :meth:`Game.legal_moves` lists them (empty
@@ -59,7 +62,7 @@ class SeatView:
         found without listing the rest; ``None`` when the seat has none to play."""
         if self.over or self.seat != self.to_move:
             return None
-        return best_placement(self.board.cells, [int(t) for t in self.rack], self.bag, self.rules)
+        return best_placement(self.board, [int(t) for t in self.rack], self.bag, self.rules)
 
     def record(self) -> Record:
         """The game so far as the seat may know it, in the record format (no result)."""
@@ -85,7 +88,7 @@ class SeatView:
                       for p, s in enumerate(state.rack_sizes))
         bag = state.bag if state.bag is not None else max(0, sum(unseen) - sum(sizes) + len(rack))
         return cls(seat, state.to_move if state.to_move is not None else seat, state.board, tiles_of(rack), sizes,
-                   bag, state.scores, tuple(unseen), record.turns, record.rules, state.ended is not None,
+                   bag, state.scores, record.turns, record.rules, state.ended is not None,
                    record.names, record.setup)
 
 
@@ -124,7 +127,7 @@ def moves_for(cells: Mapping[int, int], rack: Sequence[int], bag: int, rules: Ru
     return moves
 
 
-def best_placement(cells: Mapping[int, int], rack: Sequence[int], bag: int, rules: Rules) -> Move | None:
+def best_placement(cells: Board | Mapping[int, int], rack: Sequence[int], bag: int, rules: Rules) -> Move | None:
     """The first placement :func:`moves_for` lists, or ``None``. While tiles are in the bag no
     move earns the end bonus, so it is the generator's best, found without listing every move."""
     if bag or not cells or not _one_line(rack):  # (no move can place a rack that is no line: no bonus)

@@ -162,7 +162,8 @@
     root.setAttribute("data-shown", shown ? shown.kind : "none");
     const lastMove = new Set(n > 0 ? states[n].add.map(([, x, y]) => x + "," + y) : []);
     const by = turn && turn.best ? (turn.best.by === "greedy" ? "best score" :
-      turn.best.by === "same-tiles" ? "with the same tiles" : turn.best.by + " engine") : "";
+      turn.best.by === "same-tiles" ? "with the same tiles" :
+      turn.best.by === "inferred" ? "inferred: most often best over the racks drawn" : turn.best.by + " engine") : "";
     note.textContent = plural(boards[n].size, "tile") + (state.cut ? " (" + state.cut + ")" : "") +
       (lastMove.size ? "; gold: the move played" : "") +
       (shown ? "; blue dashes: " + (shown.kind === "best" ? "the best move (" + by + ")" : shown.kind) + ", " + shown.move.text : "") +
@@ -400,7 +401,9 @@
     clear(lostSvg);
     LW = widthOf(lostSvg);
     lostSvg.setAttribute("viewBox", "0 0 " + LW + " " + LH);
-    document.getElementById("lost-title").textContent = lost.kind === "value" ? "Value lost per turn" : "Points lost per turn";
+    document.getElementById("lost-title").textContent = lost.kind === "value" ? "Value lost per turn" :
+      lost.kind === "inferred" ? "Points lost per turn (inferred)" :
+      lost.kind === "mixed" ? "Points lost per turn (some inferred)" : "Points lost per turn";
     for (const v of lost.ticks) {
       lostSvg.appendChild(svg("line", { x1: L, x2: LW - R, y1: ly(v), y2: ly(v), class: "grid" }));
       lostSvg.appendChild(svg("text", { x: L - 6, y: ly(v) + 4, class: "tick", "text-anchor": "end" }, compact.format(v)));
@@ -450,10 +453,16 @@
     const s = game.summary[p];
     if (s) {
       const acc = s.accuracy === null ? "n/a" : (100 * s.accuracy).toFixed(1) + "%";
-      card.appendChild(el("div", { class: "stats" }, "whole game: accuracy " + acc + " over " + plural(s.analysed, "turn") +
-        ", " + plural(s.lost, "point") + " lost, " + plural(s.made, "Qwirkle") + " made, " + (s.missed === null ? "n/a" : s.missed) + " missed, " +
-        plural(s.gifts, "gift") + (s.same ? "; with the same tiles, " + plural(s.same[0], "point") + " more over " +
-        plural(s.same[1], "turn") + " (the racks not recorded)" : "")));
+      // a player with no rack recorded: what the same tiles and the racks inferred tell, not "accuracy over 0 turns"
+      const known = s.analysed || (!s.same && !s.inf) ? "accuracy " + acc + " over " + plural(s.analysed, "turn") +
+        ", " + plural(s.lost, "point") + " lost, " : "";
+      const unrecorded = [];
+      if (s.same) unrecorded.push("with the same tiles, " + plural(s.same[0], "point") + " more over " + plural(s.same[1], "turn"));
+      if (s.inf) unrecorded.push("inferred, " + s.inf[0].toFixed(1) + " points lost expected over " + plural(s.inf[1], "turn") +
+        " (" + s.inf[2] + " racks drawn a turn)");
+      card.appendChild(el("div", { class: "stats" }, "whole game: " + known + plural(s.made, "Qwirkle") + " made, " +
+        (s.missed === null ? "n/a" : s.missed) + " missed, " + plural(s.gifts, "gift") +
+        (unrecorded.length ? "; the racks not recorded: " + unrecorded.join("; ") : "")));
     }
     playersBox.appendChild(card);
     return { card, score, rack };
@@ -625,9 +634,19 @@
     const note = document.getElementById("cands-note");
     const turn = n > 0 ? turns[n - 1] : null;
     if (turn && turn.best && turn.best.by === "same-tiles") {  // the rack not recorded: judged by the tiles played
+      const inf = turn.inferred;
       note.textContent = "Turn " + n + ", " + playerName(turn.p) + ": the rack is not recorded. With the same tiles: " +
         turn.best.text + " scores " + turn.best.s + (turn.best.gain ? " (" + turn.best.gain + " more than played)." :
-        " (as played).") + (turn.best.pl ? "" : " B draws it.");
+        " (as played).") + (turn.best.pl ? "" : " B draws it.") + (inf ? " Inferred over " + inf.n + " racks drawn: " +
+        inf.loss.toFixed(1) + " points lost expected, a better move in " + Math.round(100 * inf.better) + " %" +
+        (inf.text ? " (most often " + inf.text + " for " + inf.s + ", " + Math.round(100 * inf.share) + " %)" : "") + "." : "");
+      return;
+    }
+    if (turn && turn.inferred && (!turn.cands || !turn.cands.length)) {  // an exchange, its rack not recorded
+      const inf = turn.inferred;
+      note.textContent = "Turn " + n + ", " + playerName(turn.p) + ": the rack is not recorded. Inferred over " + inf.n +
+        " racks drawn: " + inf.loss.toFixed(1) + " points lost expected, a better move in " + Math.round(100 * inf.better) +
+        " %" + (inf.text ? " (most often " + inf.text + " for " + inf.s + ", " + Math.round(100 * inf.share) + " %; B draws it)" : "") + ".";
       return;
     }
     if (!turn || !turn.cands || !turn.cands.length) {

@@ -53,7 +53,7 @@ pass one to :func:`analyse` to share it with the charts and tables.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from operator import itemgetter
 from typing import Any, Literal
@@ -82,8 +82,21 @@ from .moves import LegalMoves as LegalMoves
 from .moves import legal_moves as legal_moves
 from .moves import move_data, move_scores
 from .sametiles import SameTiles, same_tiles
-from .verdicts import ENGINES, MOVETIME_MS, Candidate, Clock, EngineFunction, Position, Shown, Verdict, candidates, raw_move
+from .verdicts import (
+    ENGINES,
+    MOVETIME_MS,
+    Candidate,
+    Clock,
+    EngineFunction,
+    Position,
+    Shown,
+    Verdict,
+    candidates,
+    raw_move,
+    recorded_verdict,
+)
 from .verdicts import engine as pick_engine
+from .winchance import CLASSES, WinChance, chances
 
 RackSource = str  # "recorded", "deduced", "placed-tiles", "unknown"
 Engine = Literal["greedy", "lookahead", "sim"]
@@ -138,6 +151,7 @@ class TurnAnalysis:
     same_tiles: SameTiles | None = None
     decisive: Decisive | None = None
     inferred: Inferred | None = None
+    win: WinChance | None = None
 
     @property
     def candidates(self) -> tuple[Candidate, ...]:
@@ -202,6 +216,8 @@ class TurnAnalysis:
             d["decisive"] = self.decisive.to_data()
         if self.inferred is not None:
             d["inferred"] = self.inferred.to_data()
+        if self.win is not None:
+            d["win_chance"] = self.win.to_data()
         d["flags"] = list(self.flags)
         if self.note:
             d["note"] = self.note
@@ -229,6 +245,7 @@ class PlayerSummary:
     value_lost: float | None = None
     same_tiles: tuple[int, int] | None = None  # (points the same tiles would have added, turns judged by them)
     inferred: tuple[float, int] | None = None  # (points lost expected over the racks drawn, turns inferred)
+    classes: tuple[int, int, int] = (0, 0, 0)  # (blunders, mistakes, inaccuracies) by the win chance lost
 
     @property
     def accuracy(self) -> float | None:
@@ -248,7 +265,8 @@ class PlayerSummary:
                 **({} if self.same_tiles is None else {"same_tiles": {"gain": self.same_tiles[0],
                                                                       "turns": self.same_tiles[1]}}),
                 **({} if self.inferred is None else {"inferred": {"expected_loss": round(self.inferred[0], 1),
-                                                                  "turns": self.inferred[1], "racks_a_turn": SAMPLES}})}
+                                                                  "turns": self.inferred[1], "racks_a_turn": SAMPLES}}),
+                "blunders": self.classes[0], "mistakes": self.classes[1], "inaccuracies": self.classes[2]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,7 +296,8 @@ an engine's time is bounded too, a turn and a record (see :class:`~qwirkle_tools
 
 
 def analyse(game: Record | History, engine: Engine = "greedy", settings: Any = None,
-            movetime_ms: int = MOVETIME_MS, endgames: bool = True, inference: bool = True) -> Analysis:
+            movetime_ms: int = MOVETIME_MS, endgames: bool = True, inference: bool = True, reuse: bool = False,
+            progress: Callable[[int, int], None] | None = None) -> Analysis:
     """The analysis of every turn of a record (or of its replay) and a summary per player.
 
     An ``engine`` other than ``greedy`` (one of :data:`~qwirkle_tools.analysis.verdicts.ENGINES`)
@@ -291,7 +310,10 @@ def analyse(game: Record | History, engine: Engine = "greedy", settings: Any = N
     (two players, the bag empty) to name the decisive moves (:mod:`~qwirkle_tools.analysis.decisive`:
     a few milliseconds a game; a corpus's tables leave it out). ``inference``: the racks not recorded
     drawn to fit the record, for the points each such turn probably lost
-    (:mod:`~qwirkle_tools.analysis.inference`: about 30 ms a turn).
+    (:mod:`~qwirkle_tools.analysis.inference`: about 30 ms a turn). ``reuse``: where an annotated
+    record holds the engine's verdict on a turn (``annotate --engine``), take it rather than judge the
+    turn again (:func:`~qwirkle_tools.analysis.verdicts.recorded_verdict`: the same candidates, the values
+    to two decimals). ``progress``: told ``(turns done, turns)`` after each turn (a command's bar).
 
     Raises:
         ValueError: no such engine, or a ``movetime_ms`` below 1.
@@ -302,12 +324,16 @@ def analyse(game: Record | History, engine: Engine = "greedy", settings: Any = N
         names = ["greedy", *ENGINES]
         raise ValueError(f"engine must be {', '.join(names[:-1])} or {names[-1]}, not {engine!r}")
     history = game if isinstance(game, History) else replay(game)
+    recorded = {i: t.extra.get("analysis") for i, t in enumerate(history.record.turns)} \
+        if reuse and engine != "greedy" else {}
     return Analysis(*_analyse(history, None if engine == "greedy" else pick_engine(engine, settings), Clock(movetime_ms),
-                              endgames, inference))
+                              endgames, inference, (engine, recorded), progress))
 
 
 def _analyse(history: History, judge: EngineFunction | None = None, clock: Clock | None = None, endgames: bool = True,
-             inference: bool = True) -> tuple[tuple[TurnAnalysis, ...], tuple[PlayerSummary, ...], tuple[str, ...]]:
+             inference: bool = True, recorded: tuple[str, Mapping[int, object]] = ("greedy", {}),
+             progress: Callable[[int, int], None] | None = None
+             ) -> tuple[tuple[TurnAnalysis, ...], tuple[PlayerSummary, ...], tuple[str, ...]]:
     record = history.record
     turns: list[TurnAnalysis] = []
     left_open: dict[int, list[Five]] = {}  # turn index -> lines of five left
@@ -337,7 +363,9 @@ def _analyse(history: History, judge: EngineFunction | None = None, clock: Clock
         if gift is not None and turns:
             five, missing = gift
             turns[-1] = replace(turns[-1], gift=Gift(tuple(key_cell(k) for k in five), TILES[missing], i + 1))
-        turns.append(_judge(history, result, state, judge, budget, clock))
+        turns.append(_judge(history, result, state, judge, budget, clock, recorded))
+        if progress is not None:
+            progress(len(turns), len(history.turns))
         if endgames and state.bag == 0 and len(record.players) == 2:  # a small endgame solved: did this move decide it?
             turns[-1] = replace(turns[-1], decisive=decisive(history, i))
     for i, (risky, risk) in risks.items():
@@ -345,6 +373,7 @@ def _analyse(history: History, judge: EngineFunction | None = None, clock: Clock
     unknown = [t.turn - 1 for t in turns if t.unknown == "rack" and t.action in ("place", "exchange")]
     for i, inferred in (infer(history, unknown, budget) if inference and unknown else {}).items():
         turns[i] = replace(turns[i], inferred=inferred)
+    turns = [replace(t, win=_win(history, t)) for t in turns]
     return tuple(turns), _summaries(history, turns, judge is not None), _notes(turns, inference)
 
 
@@ -384,7 +413,7 @@ def _unjudged(result: TurnResult, rack: RackSource, note: str, missed: Move | No
 
 
 def _judge(history: History, result: TurnResult, state: GameState, judge: EngineFunction | None, budget: list[int],
-           clock: Clock) -> TurnAnalysis:
+           clock: Clock, recorded: tuple[str, Mapping[int, object]] = ("greedy", {})) -> TurnAnalysis:
     """One turn, played in ``state``, compared with every legal move from the rack known (and
     judged by an engine too when one is given), its legal moves charged to ``budget``."""
     i, turn = result.index, result.turn
@@ -425,7 +454,9 @@ def _judge(history: History, result: TurnResult, state: GameState, judge: Engine
     made = value // (LINE_MAX + rules.qwirkle_bonus) if sheet else qwirkles
     shown = candidates(raw, scores, turn.tiles, state.bag == 0)
     best = raw_move(shown.moves[0]) if raw else None  # the first best score, as the candidates come
-    judged, note = _ahead(Position(history, i, rack, raw, shown.moves, budget), judge, clock) \
+    reused = recorded_verdict(recorded[1].get(i), recorded[0], shown.moves) if judge is not None and raw else None
+    judged, note = (reused, "") if reused is not None else _ahead(Position(history, i, rack, raw, shown.moves, budget),
+                                                                  judge, clock) \
         if judge is not None and raw and not sheet else (None, "")
     after = result.state
     return TurnAnalysis(i + 1, turn.player, turn.action, source, played, result.qwirkles, best, best_score,
@@ -473,6 +504,7 @@ def _summaries(history: History, turns: list[TurnAnalysis], ahead: bool) -> tupl
             value_lost=sum(t.verdict.value_lost for t in mine if t.verdict) if ahead else None,
             same_tiles=_same_tiles_total(mine),
             inferred=_inferred_total(mine),
+            classes=tuple(sum(1 for t in mine if t.win is not None and t.win.kind == k) for k, _ in CLASSES),  # type: ignore[arg-type]
         ))
     return tuple(summaries)
 
@@ -481,6 +513,31 @@ def _same_tiles_total(turns: Sequence[TurnAnalysis]) -> tuple[int, int] | None:
     """The points the same tiles would have added over the turns judged by them, and how many."""
     judged = [t.same_tiles for t in turns if t.same_tiles is not None]
     return (sum(s.gain for s in judged), len(judged)) if judged else None
+
+
+def _win(history: History, t: TurnAnalysis) -> WinChance | None:
+    """The turn's win chances (:mod:`~qwirkle_tools.analysis.winchance`), where its best score is known or inferred."""
+    state = history.before(t.turn - 1)
+    if not state.board_known or t.played is None or state.bag is None or len(state.scores) != 2:
+        return None  # (the model was fitted to two-player games)
+    if t.best_score is not None:
+        best: float = t.best_score
+        best_placed = len(t.best.tiles) if t.best is not None else 0
+        inferred = False
+    elif t.inferred is not None:
+        best = t.played + t.inferred.expected_loss
+        best_placed = len(t.inferred.likely.tiles) if t.inferred.likely is not None else 0
+        inferred = True
+    else:
+        return None
+    p = t.player
+    lead = state.scores[p] - max(s for q, s in enumerate(state.scores) if q != p)
+    turn = history.turns[t.turn - 1]
+    placed = len(turn.tiles or ()) if turn is not None else 0
+    ends = t.turn <= len(history.turns) and history.state(t.turn).ended is not None
+    size = state.rack_sizes[p] if p < len(state.rack_sizes) else None
+    return chances(lead, t.played, best, TILE_COUNT - len(state.board), placed, best_placed, ends,
+                   state.bag == 0 and size is not None and best_placed == size, inferred)
 
 
 def _inferred_total(turns: Sequence[TurnAnalysis]) -> tuple[float, int] | None:

@@ -12,6 +12,7 @@ from ..formats.record import Record
 from ..play.engine import History
 from .analyse import Analysis, PlayerSummary, TurnAnalysis, analyse
 from .inference import SAMPLES
+from .winchance import CLASSES
 
 
 def flag_details(t: TurnAnalysis) -> tuple[tuple[str, str], ...]:
@@ -114,9 +115,12 @@ def _player_line(s: PlayerSummary) -> str:
     if s.inferred is not None:
         unrecorded.append(f"inferred, {s.inferred[0]:.1f} points lost expected over {count(s.inferred[1], 'turn')} "
                           f"({SAMPLES} racks drawn a turn)")
+    blunders, mistakes, inaccuracies = s.classes
+    classes = (f", by win chance {count(blunders, 'blunder')}, {count(mistakes, 'mistake')}, "
+               f"{inaccuracies} {plural(inaccuracies, 'inaccuracy', 'inaccuracies')}") if any(s.classes) else ""
     return (f"{one_line(s.name)}: {count(s.score, 'point')}{known}, {count_known(s.qwirkles_made, 'Qwirkle')} made, "
             f"{missed} missed, {count_known(s.gifts_given, 'gift')}, {count_known(s.open_fives, 'open five')}"
-            + ("" if s.value_lost is None else f", {s.value_lost:.1f} value lost")
+            + ("" if s.value_lost is None else f", {s.value_lost:.1f} value lost") + classes
             + (f"; the racks not recorded: {'; '.join(unrecorded)}" if unrecorded else ""))
 
 
@@ -130,6 +134,11 @@ def summary_text(analysis: Analysis) -> str:
     lines.append(f"flagged turns: {turns if turns else 'none'}"
                  + (f" ({count(len(flags), 'flag')})" if len(flags) != turns else ""))
     lines.extend(f"  {line}" for line in flags)
+    blunders = [t for t in analysis.turns if t.win is not None and t.win.kind == "blunder"]
+    if blunders:
+        lines.append(f"blunders (a win chance lost of {100 * CLASSES[0][1]:.0f} points or more): "
+                     + ", ".join(f"turn {t.turn} ({100 * t.win.lost:.0f}{', inferred' if t.win.inferred else ''})"
+                                 for t in blunders if t.win is not None))
     lines.extend(analysis.notes)
     return "\n".join(lines)
 

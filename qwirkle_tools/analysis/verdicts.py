@@ -28,10 +28,10 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ..core.board import Placement, key_cell
+from ..core.board import Placement, cell_key, key_cell
 from ..core.move import Move
 from ..core.movegen import RawMove, TooManyMoves
-from ..core.tiles import RACK_SIZE, TILES, each_copy
+from ..core.tiles import RACK_SIZE, TILES, Tile, each_copy
 from ..engines.lookahead import DEFAULT, REPLY_LIMIT, BudgetSpent, Judged, OutOfTime, Settings, judge
 from ..play.engine import History
 from .moves import move_data
@@ -104,10 +104,12 @@ class Verdict:
     values: tuple[float, ...] = ()
     exact: bool = False
     """The values are the endgame solver's proven spreads to the end (bag empty, two players)."""
+    lost: float | None = None
+    """The value lost as a record wrote it (:func:`recorded_verdict`: rounded from the unrounded values)."""
 
     @property
     def value_lost(self) -> float:
-        return max(0.0, self.best_value - self.played_value)
+        return self.lost if self.lost is not None else max(0.0, self.best_value - self.played_value)
 
     @property
     def exact_loss(self) -> int | None:
@@ -122,6 +124,33 @@ class Verdict:
         if self.exact:
             d["exact_loss"] = self.exact_loss
         return d
+
+
+def recorded_verdict(found: object, engine: str, moves: Sequence[RawMove]) -> Verdict | None:
+    """The ``engine``'s verdict an annotated turn records (its ``analysis`` object, ``found``), for the
+    candidates ``moves`` the analysis hands the engine: each candidate's value read from the recorded
+    candidate placing the same tiles. ``None`` where the record does not hold it all (then the engine
+    judges the turn again). The values are as recorded, to two decimals."""
+    if not isinstance(found, dict) or not isinstance(found.get(engine), dict):
+        return None
+    judged, listed = found[engine], found.get("candidates")
+    try:
+        by_tiles = {_tiles_key(c["tiles"]): float(c["value"]) for c in listed} if isinstance(listed, list) else {}
+        values = tuple(by_tiles[frozenset(zip(m[2], m[3]))] for m in moves)
+        best = judged["best"]
+        move = None if best is None else Move.place((Placement(Tile.parse(t["tile"]), int(t["x"]), int(t["y"]))
+                                                     for t in best["tiles"]), int(best["score"]),
+                                                    None if best.get("qwirkles") is None else int(best["qwirkles"]))
+        return Verdict(engine, move, 0 if best is None else int(best["score"]), float(judged["best_value"]),
+                       float(judged["played_value"]), values, "exact_loss" in judged, float(judged["value_lost"]))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def _tiles_key(tiles: object) -> frozenset[tuple[int, int]]:
+    """The cells and tiles of a recorded move, as the generator's keys and tile numbers (any order)."""
+    assert isinstance(tiles, list)
+    return frozenset((cell_key(int(t["x"]), int(t["y"])), int(Tile.parse(t["tile"]))) for t in tiles)
 
 
 MOVETIME_MS = 2_000
@@ -385,4 +414,4 @@ def candidates(raw: Sequence[RawMove], scores: Sequence[int], placed: tuple[Plac
 
 
 __all__ = ["ENGINES", "MOVETIME_MS", "RECORD_SECONDS", "SHOWN", "Candidate", "Clock", "EngineFunction", "Position",
-           "Shown", "Verdict", "candidates", "engine", "lookahead", "raw_move"]
+           "Shown", "Verdict", "candidates", "engine", "lookahead", "raw_move", "recorded_verdict"]

@@ -20,6 +20,7 @@ from .common import (
     EXIT_OK,
     Engine,
     Format,
+    _bar,
     _fail,
     _history,
     _out,
@@ -85,7 +86,11 @@ def annotate(
 
     where = _record_target(output, file, in_place, force, analysis=True)  # (never a .qgn: before the work)
     history = _history(file)
-    analysis = analyse(history, engine.value, movetime_ms=movetime)
+    bar = _bar(len(history.turns), None if engine is not Engine.greedy else False, "turns")  # (an engine takes seconds)
+    try:
+        analysis = analyse(history, engine.value, movetime_ms=movetime, progress=lambda done, _: bar.update(1, 1))
+    finally:
+        bar.close()
     text = None if where is None else _record_text(annotated(history, analysis), where)
     if format is Format.json:
         _out(json_text(analysis_data(analysis), indent=2))
@@ -226,7 +231,7 @@ def view(
         _fail(f"{target}: give an .html file")
     loaded = load_game(file, game)
     history = replay(loaded.record)
-    analysis = analyse(history, _engine(engine, history), movetime_ms=movetime)  # type: ignore[arg-type]
+    analysis = analyse(history, _engine(engine, history), movetime_ms=movetime, reuse=True)  # type: ignore[arg-type]
     title = file.name if game is None else f"{file.name}, game {game}"
     _write(target, page(history, analysis, title=title, reading=loaded), force)
     _warn(str(file), loaded.told(history.findings))

@@ -27,9 +27,10 @@ CSV_COLUMNS = ("turn", "player", "name", "action", "tiles", "claimed", "computed
                "best_score", "points_lost", "rank", "moves", "rack", "flags", "open_fives", "open_five_risk",
                "value_lost")
 
-FILES = ("annotated.json", "summary.txt", "turns.csv", "progression.png", "lead.png", "turns.png", "board.png",
-         "game.html")
-"""The files a report may hold, in the order they are written; ``board.png``
+FILES = ("annotated.json", "summary.txt", "turns.csv", "progression.png", "lead.png", "turns.png", "win-chance.png",
+         "board.png", "game.html")
+"""The files a report may hold, in the order they are written; ``win-chance.png`` only for a
+two-player game with a turn judged (:mod:`qwirkle_tools.outputs.winchart`), ``board.png``
 only when the final board is known. ``game.html`` is the game in the
 browser (see :mod:`qwirkle_tools.outputs.viewer`)."""
 
@@ -105,7 +106,7 @@ def build(record: Record, name: str, engine: str = "greedy", reading: Loaded | N
     from .viewer import page
 
     history = replay(record)
-    analysis = analyse(history, engine, movetime_ms=movetime_ms)  # type: ignore[arg-type]  # (a name analyse checks)
+    analysis = analyse(history, engine, movetime_ms=movetime_ms, reuse=True)  # type: ignore[arg-type]  # (a name analyse checks)
     rescoring = rescore(history)
     text = summary(name, history, rescoring, analysis)
     data = charts.progression_data(history, analysis)
@@ -117,6 +118,10 @@ def build(record: Record, name: str, engine: str = "greedy", reading: Loaded | N
         "lead.png": charts.render(charts.lead(data), "png"),
         "turns.png": charts.render(charts.turns(data), "png"),
     }
+    if any(t.win is not None for t in analysis.turns):
+        from .winchart import win_chance
+
+        files["win-chance.png"] = charts.render(win_chance(analysis, record.names, game_title(record.names)), "png")
     final = history.final
     if final is not None and final.board_known:
         view = board_view(history, analysis=analysis)

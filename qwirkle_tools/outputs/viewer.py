@@ -177,6 +177,7 @@ def page_data(history: History, analysis: Analysis, title: str = "", rescoring: 
         "lead": [[c.turn, c.leader] for c in history.lead_changes()],
         "summary": _summary(analysis),
         "lost": losses(analysis),
+        "win": _wins(analysis),
         "notes": list(analysis.notes),
         "findings": [[f.code, f.severity, f.message] for f in _game_findings(history, reading)],
         "end": record.result.end if record.result is not None else None,
@@ -282,6 +283,18 @@ def _judged(ta: TurnAnalysis) -> dict[str, Any]:
     if ta.gift is not None:
         entry["gift"] = {"line": [list(c) for c in ta.gift.line], "missing": str(ta.gift.missing), "by": ta.gift.completed_at}
     return entry
+
+
+def _wins(analysis: Analysis) -> dict[str, Any] | None:
+    """The first player's win chance after each turn for the page's chart (``values``: turn ``n`` at
+    ``n - 1``, ``None`` where there is none), the blunders and mistakes (``marks``: ``[turn, class]``), and
+    whether any best move was inferred; ``None`` without a chance (more players, an unknown board)."""
+    if not any(t.win is not None for t in analysis.turns):
+        return None
+    values = [None if t.win is None else round(t.win.played if t.player == 0 else 1.0 - t.win.played, 4)
+              for t in analysis.turns]
+    marks = [[t.turn, t.win.kind] for t in analysis.turns if t.win is not None and t.win.kind in ("blunder", "mistake")]
+    return {"values": values, "marks": marks, "inferred": any(t.win is not None and t.win.inferred for t in analysis.turns)}
 
 
 def _summary(analysis: Analysis) -> list[dict[str, Any]]:

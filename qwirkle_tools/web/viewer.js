@@ -384,6 +384,8 @@
     chartCursor.appendChild(label);
     clear(lostCursor);
     if (n > 0) lostCursor.appendChild(svg("line", { x1: lx(n), x2: lx(n), y1: T, y2: ly(0), class: "cursor" }));
+    clear(winCursor);
+    if (n > 0 && win) winCursor.appendChild(svg("line", { x1: wx(n), x2: wx(n), y1: T, y2: LH - B, class: "cursor" }));
   }
 
   // -- what each turn lost: a bar per judged turn, in the mover's colour ---------
@@ -433,6 +435,57 @@
       lostSvg.appendChild(bar);
     });
     lostSvg.appendChild(lostCursor);
+  }
+
+  // -- the first player's win chance after each turn (a model: docs/analysis.md) ----
+
+  const winSvg = document.getElementById("win-chart");
+  const win = game.win; // null: no chance (more players, or the board not known)
+  const wx = (n) => L + (last ? (n / last) * (WW - L - R) : 0);
+  const wy = (v) => T + (1 - v) * (LH - T - B);
+  let WW = 360;
+  const winCursor = svg("g");
+
+  function drawWin() {
+    const box = document.getElementById("win-box");
+    if (!win) {
+      box.style.display = "none";
+      return;
+    }
+    clear(winSvg);
+    WW = widthOf(winSvg);
+    winSvg.setAttribute("viewBox", "0 0 " + WW + " " + LH);
+    document.getElementById("win-title").textContent = "Win chance of " + playerName(0) + (win.inferred ? " (inferred)" : "");
+    for (const v of [0, 0.25, 0.5, 0.75, 1]) {
+      winSvg.appendChild(svg("line", { x1: L, x2: WW - R, y1: wy(v), y2: wy(v), class: v === 0.5 ? "axis" : "grid" }));
+      winSvg.appendChild(svg("text", { x: L - 6, y: wy(v) + 4, class: "tick", "text-anchor": "end" }, Math.round(100 * v) + "%"));
+    }
+    for (const n of game.xticks) {
+      if (n > 0) winSvg.appendChild(svg("text", { x: wx(n), y: LH - 8, class: "tick", "text-anchor": n === last ? "end" : "middle" }, n));
+    }
+    const hit = svg("rect", { x: L, y: T, width: WW - L - R, height: LH - T - B, class: "hit" });
+    hit.addEventListener("click", (e) => {
+      const b = winSvg.getBoundingClientRect();
+      go(Math.max(1, Math.round((((e.clientX - b.left) / b.width) * WW - L) / (WW - L - R) * last)));
+    });
+    winSvg.appendChild(hit);
+    let points = "M" + wx(0) + "," + wy(0.5);
+    win.values.forEach((v, i) => {  // a step a turn: the chance holds until the next turn with one
+      if (v !== null) points += " H" + wx(i + 1) + " V" + wy(v);
+    });
+    points += " H" + wx(last);
+    winSvg.appendChild(svg("path", { d: points, class: "line" }));
+    for (const [n, kind] of win.marks) {
+      const v = win.values[n - 1];
+      const t = turns[n - 1];
+      const mark = svg("circle", { cx: wx(n), cy: wy(v), r: kind === "blunder" ? 5 : 3.5, class: "mark", "data-n": n,
+        "data-kind": kind });
+      mark.setAttribute("fill", colourOf(t.p));
+      mark.appendChild(svg("title", {}, "turn " + n + ": " + playerName(t.p) + ", a " + kind));
+      mark.addEventListener("click", () => go(n));
+      winSvg.appendChild(mark);
+    }
+    winSvg.appendChild(winCursor);
   }
 
   // -- players, tracker, move list --------------------------------------------
@@ -755,7 +808,8 @@
     current = n;
     root.setAttribute("data-turn", String(n));
     slider.value = String(n);
-    document.getElementById("turn-label").textContent = "turn " + n + " of " + last;
+    // "after turn N": the board once turn N is played (docs: "Turn N"); --turn N of the commands is before it
+    document.getElementById("turn-label").textContent = n === 0 ? "before turn 1" : "after turn " + n + " of " + last;
     document.getElementById("turn-text").textContent = turnText(n);
     if (game.board) drawBoard(n);
     drawCands(n);
@@ -844,6 +898,7 @@
   window.addEventListener("resize", () => {
     drawChart();
     drawLost();
+    drawWin();
     drawCursor(current);
   });
 
@@ -852,6 +907,7 @@
   buildTileLegend();
   drawChart();
   drawLost();
+  drawWin();
   buildMoves();
   const start = fromHash();
   draw(start === null ? last : start);

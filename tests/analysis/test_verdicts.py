@@ -145,3 +145,30 @@ def test_a_flag_names_the_engines_move() -> None:
 
     detail = dict(flag_details(t))["better-move"]
     assert detail.startswith(format_move(t.verdict.best.tiles))
+
+
+def test_an_annotated_records_verdicts_are_read_back_not_judged_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``view`` and ``report`` of a record annotated with an engine take its verdicts from the record
+    (``reuse``): the same best moves, values to two decimals, flags; the engine is not run at all."""
+    import qwirkle_tools.analysis.analyse as analysis_module
+    from qwirkle_tools import from_data, load
+    from qwirkle_tools.analysis.annotation import annotated
+
+    record = load(SAMPLES / "complete-2p.json")
+    first = analyse(record, "lookahead")
+    written = from_data(annotated(record, first))
+
+    def no_engine(*_: object, **__: object) -> object:
+        raise AssertionError("the engine ran")
+
+    monkeypatch.setattr(analysis_module, "pick_engine", lambda *_: no_engine)
+    again = analyse(written, "lookahead", reuse=True)
+    judged = [(a, b) for a, b in zip(first.turns, again.turns) if a.verdict is not None]
+    assert len(judged) > 20
+    for a, b in judged:
+        assert b.verdict is not None and a.verdict is not None
+        assert b.verdict.best == a.verdict.best and b.verdict.best_value == pytest.approx(a.verdict.best_value, abs=0.005)
+        assert b.verdict.played_value == pytest.approx(a.verdict.played_value, abs=0.005)
+        assert b.verdict.values == pytest.approx(a.verdict.values, abs=0.005) and a.flags == b.flags
+    with pytest.raises(AssertionError, match="the engine ran"):  # without reuse, or with no verdict recorded, it judges
+        analyse(written, "lookahead")

@@ -299,8 +299,8 @@ def test_report_writes_every_part_and_prints_the_summary(tmp_path: Path) -> None
     code, out, _ = run("report", str(SAMPLES / "wrong-scores.json"), "-o", str(folder))
     assert code == 1  # the record has errors; the report is still written
     names = {p.name for p in folder.iterdir()}
-    assert names == {"annotated.json", "summary.txt", "turns.csv", "progression.png", "lead.png", "turns.png", "board.png",
-                     "game.html"}
+    assert names == {"annotated.json", "summary.txt", "turns.csv", "progression.png", "lead.png", "turns.png",
+                     "win-chance.png", "board.png", "game.html"}
     assert (folder / "summary.txt").read_text() == out
     assert "invalid: 3 errors" in out and "2 claimed turn scores differ" in out
     rows = (folder / "turns.csv").read_text().splitlines()

@@ -33,3 +33,35 @@ def test_bar_redraws_at_most_ten_times_a_second() -> None:
     for _ in range(100):
         bar.update(1, 0)
     assert out.getvalue() == ""
+
+
+def test_annotate_with_an_engine_shows_its_turns_on_a_terminal_only() -> None:
+    """``annotate --engine`` takes seconds: on a terminal (standard error a tty) a bar counts the turns
+    and is cleared at the end; into a pipe, nothing but the summary."""
+    import os
+    import pty
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).parents[2]
+    game = str(root / "sample_games" / "complete-2p.json")
+    command = [sys.executable, "-m", "qwirkle_tools", "annotate", game, "--engine", "lookahead", "--movetime", "50"]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    leader, follower = pty.openpty()
+    proc = subprocess.run(command, stdout=subprocess.PIPE, stderr=follower, env=env, timeout=120, check=False)
+    os.close(follower)
+    drawn = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # (the terminal's far end closed: all read)
+            break
+        if not chunk:
+            break
+        drawn += chunk
+    os.close(leader)
+    assert proc.returncode == 0 and proc.stdout.startswith(b"Ana: ")
+    assert b" turns" in drawn and drawn.rstrip(b" ").endswith(b"\r")  # drawn, then the line cleared
+    piped = subprocess.run(command, capture_output=True, env=env, timeout=120, check=False)
+    assert piped.returncode == 0 and piped.stderr == b""

@@ -29,8 +29,8 @@ ROOT = Path(__file__).parents[2]
 ATTEMPTS = max(8, LONG_EXAMPLES // 20) if LONG else 8
 """Signals sent per test: a few in CI; ``QWIRKLE_FUZZ=long`` sends ``QWIRKLE_FUZZ_EXAMPLES / 20``."""
 QWIRKLE = [sys.executable, "-m", "qwirkle_tools"]  # as the console script runs it: qwirkle_tools.__main__ first
-REPORT_FILES = {"annotated.json", "summary.txt", "turns.csv", "progression.png", "lead.png", "turns.png", "board.png",
-                "game.html"}
+REPORT_FILES = {"annotated.json", "summary.txt", "turns.csv", "progression.png", "lead.png", "turns.png",
+                "win-chance.png", "board.png", "game.html"}
 
 
 def as_from_a_shell() -> None:

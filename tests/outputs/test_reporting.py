@@ -64,4 +64,4 @@ def test_the_summary_lists_findings_and_differences() -> None:
 def test_a_score_sheet_report_has_no_board_picture() -> None:
     record = loads((SAMPLES / "score-sheet.json").read_bytes())
     done = build(record, "score-sheet.json")
-    assert "board.png" not in done.files and set(done.files) == set(FILES) - {"board.png"}
+    assert "board.png" not in done.files and set(done.files) == set(FILES) - {"board.png", "win-chance.png"}

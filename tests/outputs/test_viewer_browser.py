@@ -258,6 +258,27 @@ def test_a_score_sheet_shows_the_chart_and_the_list_without_a_board(watched: Wat
     assert p.locator("#moves tbody").count() == len(history.record.turns) + 1  # and the start
     assert p.locator(".rack").first.text_content() == "rackunknown"
     assert [c for _, c in watched.read()["unseen"]] == ["?"] * 36
+    assert not p.locator("#win-box").is_visible()  # no board, no win chance
+    assert watched.errors == []
+
+
+def test_the_win_chance_chart_marks_the_blunders_and_mistakes_and_steps_to_them(watched: Watched, tmp_path: Path) -> None:
+    from qwirkle_tools.analysis.analyse import analyse
+
+    history = replay(loads((SAMPLES / "weak-play.json").read_bytes()))
+    url = write_page(tmp_path, history, "weak-play")
+    watched.open(url + "#turn=3")
+    p = watched.page
+    assert p.locator("#win-box").is_visible() and p.locator("#win-title").text_content() == "Win chance of Ana"
+    marked = {(t.turn, t.win.kind) for t in analyse(history).turns
+              if t.win is not None and t.win.kind in ("blunder", "mistake")}
+    drawn = p.evaluate("() => [...document.querySelectorAll('#win-chart .mark')]"
+                       ".map((e) => [Number(e.dataset.n), e.dataset.kind])")
+    assert {(n, kind) for n, kind in drawn} == marked and marked
+    first = min(n for n, _ in marked)
+    p.locator(f"#win-chart .mark[data-n='{first}']").click()
+    assert watched.read()["turn"] == first
+    assert p.locator("#win-chart .cursor").count() == 1
     assert watched.errors == []
 
 

@@ -1,0 +1,62 @@
+"""The win-chance chart: the first player's chance of winning after each turn, with the turns
+that lost the most chance marked (:mod:`qwirkle_tools.analysis.winchance`: a model, and the chart says so)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..analysis.analyse import Analysis
+from ..analysis.winchance import CLASSES
+from .charts import _canvas, _colour, _no_math, _short, _style_axes
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+
+def series(analysis: Analysis) -> list[tuple[int, float]]:
+    """The first player's chance after each turn that has one, as ``(turn, chance)`` (two players)."""
+    return [(t.turn, t.win.played if t.player == 0 else 1.0 - t.win.played)
+            for t in analysis.turns if t.win is not None]
+
+
+def win_chance(analysis: Analysis, names: tuple[str, ...], title: str, ax: Axes | None = None) -> Figure:
+    """The chart: a step line of the first player's win chance (above half: they are ahead), each
+    blunder and mistake marked in the mover's colour with its turn; ``title`` names the game."""
+    from matplotlib.ticker import PercentFormatter
+
+    a, fig = _canvas(ax)
+    points = series(analysis)
+    turns = len(analysis.turns)
+    with _no_math():
+        starts = [0] + [turn for turn, _ in points]
+        chances = [0.5] + [chance for _, chance in points]
+        xs: list[float] = []
+        ys: list[float] = []
+        for i, (start, chance) in enumerate(zip(starts, chances)):  # each step drawn out, so that its shading spans it
+            xs += [start, starts[i + 1] if i + 1 < len(starts) else turns + 1]
+            ys += [chance, chance]
+        a.plot(xs, ys, color="#222222", linewidth=1.6, zorder=3)
+        a.fill_between(xs, ys, 0.5, where=[y >= 0.5 for y in ys], color=_colour(0), alpha=0.3, linewidth=0)
+        a.fill_between(xs, ys, 0.5, where=[y <= 0.5 for y in ys], color=_colour(1), alpha=0.3, linewidth=0)
+        a.axhline(0.5, color="black", linewidth=0.9)
+        marks = {name: least for name, least in CLASSES[:2]}  # blunders and mistakes
+        for t in analysis.turns:
+            if t.win is not None and t.win.kind in marks:
+                y = t.win.played if t.player == 0 else 1.0 - t.win.played
+                a.plot([t.turn], [y], marker="v" if t.win.kind == "blunder" else "o", markersize=9 if t.win.kind == "blunder"
+                       else 6, color=_colour(t.player), markeredgecolor="black", zorder=4, linestyle="none")
+                a.annotate(str(t.turn), (t.turn, y), xytext=(0, 8), textcoords="offset points", ha="center", fontsize=8)
+        _style_axes(a, "turn", f"{_short(names[0])}'s chance of winning", turns)
+        a.set_xlim(0, turns + 1)
+        a.set_ylim(0, 1)
+        a.yaxis.set_major_formatter(PercentFormatter(1.0))
+        inferred = any(t.win is not None and t.win.inferred for t in analysis.turns)
+        a.set_title(f"Win chance: {title}", fontsize=14, fontweight="bold", parse_math=False)
+        a.text(0.0, -0.16, "a model of the lead and the tiles still to come" + (", the best moves inferred" if inferred else "")
+               + "; \u25bc a blunder, \u25cf a mistake (the turn's number above)", transform=a.transAxes, fontsize=9,
+               color="#555555", parse_math=False)
+    return fig
+
+
+__all__ = ["series", "win_chance"]

@@ -53,6 +53,7 @@ pass one to :func:`analyse` to share it with the charts and tables.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from operator import itemgetter
@@ -372,8 +373,10 @@ def _analyse(history: History, judge: EngineFunction | None = None, clock: Clock
         turns[i] = replace(turns[i], open_fives=risky, open_five_risk=risk)
     unknown = [t.turn - 1 for t in turns if t.unknown == "rack" and t.action in ("place", "exchange")]
     for i, inferred in (infer(history, unknown, budget) if inference and unknown else {}).items():
-        turns[i] = replace(turns[i], inferred=inferred)
-    turns = [replace(t, win=_win(history, t)) for t in turns]
+        t = turns[i]
+        best = None if t.played is None else t.played + inferred.expected_loss
+        turns[i] = replace(t, inferred=inferred, win=_win(history, i, t.played, best, 0 if inferred.likely is None
+                                                          else len(inferred.likely.tiles), inferred=True))
     return tuple(turns), _summaries(history, turns, judge is not None), _notes(turns, inference)
 
 
@@ -462,7 +465,8 @@ def _judge(history: History, result: TurnResult, state: GameState, judge: Engine
     return TurnAnalysis(i + 1, turn.player, turn.action, source, played, result.qwirkles, best, best_score,
                         max(0, best_score - value), rank, len(raw), _missed(raw, made), note=note, verdict=judged,
                         shown=shown if judged is None else shown.valued(judged),
-                        checked=True, board_known=after is not None and after.board_known)
+                        checked=True, board_known=after is not None and after.board_known,
+                        win=_win(history, i, played, best_score, len(best.tiles) if best is not None else 0))
 
 
 def _ahead(position: Position, judge: EngineFunction, clock: Clock) -> tuple[Verdict | None, str]:
@@ -504,7 +508,7 @@ def _summaries(history: History, turns: list[TurnAnalysis], ahead: bool) -> tupl
             value_lost=sum(t.verdict.value_lost for t in mine if t.verdict) if ahead else None,
             same_tiles=_same_tiles_total(mine),
             inferred=_inferred_total(mine),
-            classes=tuple(sum(1 for t in mine if t.win is not None and t.win.kind == k) for k, _ in CLASSES),  # type: ignore[arg-type]
+            classes=_classes(mine),
         ))
     return tuple(summaries)
 
@@ -515,29 +519,28 @@ def _same_tiles_total(turns: Sequence[TurnAnalysis]) -> tuple[int, int] | None:
     return (sum(s.gain for s in judged), len(judged)) if judged else None
 
 
-def _win(history: History, t: TurnAnalysis) -> WinChance | None:
-    """The turn's win chances (:mod:`~qwirkle_tools.analysis.winchance`), where its best score is known or inferred."""
-    state = history.before(t.turn - 1)
-    if not state.board_known or t.played is None or state.bag is None or len(state.scores) != 2:
+def _win(history: History, index: int, played: int | None, best: float | None, best_placed: int,
+         inferred: bool = False) -> WinChance | None:
+    """Turn ``index``'s win chances (:mod:`~qwirkle_tools.analysis.winchance`) from the score ``played``
+    and the ``best`` (placing ``best_placed`` tiles; ``inferred``: the racks drawn's), where both are known."""
+    state = history.before(index)
+    if best is None or played is None or not state.board_known or state.bag is None or len(state.scores) != 2:
         return None  # (the model was fitted to two-player games)
-    if t.best_score is not None:
-        best: float = t.best_score
-        best_placed = len(t.best.tiles) if t.best is not None else 0
-        inferred = False
-    elif t.inferred is not None:
-        best = t.played + t.inferred.expected_loss
-        best_placed = len(t.inferred.likely.tiles) if t.inferred.likely is not None else 0
-        inferred = True
-    else:
-        return None
-    p = t.player
-    lead = state.scores[p] - max(s for q, s in enumerate(state.scores) if q != p)
-    turn = history.turns[t.turn - 1]
+    turn = history.turns[index]
+    p = turn.player if turn is not None else 0
+    lead = state.scores[p] - state.scores[1 - p]
     placed = len(turn.tiles or ()) if turn is not None else 0
-    ends = t.turn <= len(history.turns) and history.state(t.turn).ended is not None
+    ends = history.state(index + 1).ended is not None
     size = state.rack_sizes[p] if p < len(state.rack_sizes) else None
-    return chances(lead, t.played, best, TILE_COUNT - len(state.board), placed, best_placed, ends,
+    return chances(lead, played, best, TILE_COUNT - len(state.board), placed, best_placed, ends,
                    state.bag == 0 and size is not None and best_placed == size, inferred)
+
+
+def _classes(turns: Sequence[TurnAnalysis]) -> tuple[int, int, int]:
+    """How many of the turns are blunders, mistakes and inaccuracies (:data:`~qwirkle_tools.analysis.winchance.CLASSES`)."""
+    kinds = Counter(t.win.kind for t in turns if t.win is not None)
+    blunders, mistakes, inaccuracies = (kinds[name] for name, _ in CLASSES)
+    return blunders, mistakes, inaccuracies
 
 
 def _inferred_total(turns: Sequence[TurnAnalysis]) -> tuple[float, int] | None:

@@ -16,6 +16,10 @@ weighted by how well it fits what the record shows after the turn:
   always the best). Each player's sharpness is the one that makes the moves they played
   most likely over the whole game (a grid, :data:`SHARPNESS`).
 
+With each player's sharpness known, a chain of :data:`SAMPLES` racks drawn from the posterior itself
+(Metropolis: a tile of the rest swapped at a time) follows, from the likeliest rack of the first draw:
+where the move played was the best only for a few poor racks, the chain finds them.
+
 Per turn: the expected points lost (the best score of a rack less the score played,
 averaged with the weights), the chance that a better move existed, and the move most often
 best. Everything here is inferred, never a fact, and said so with its sample size. The
@@ -29,11 +33,12 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..core.move import Move
 from ..core.movegen import TooManyMoves, generate_raw
+from ..core.rules import Rules
 from ..core.tiles import RACK_SIZE, each_copy
 from ..play.engine import History
 from .moves import move_scores
@@ -89,6 +94,7 @@ class _Sample:
     move: tuple[tuple[int, ...], tuple[int, ...]] | None
     loss: int
     scores: tuple[tuple[int, int], ...]
+    rack: tuple[int, ...] = ()
 
 
 def infer(history: History, indices: Sequence[int], budget: list[int] | None = None) -> dict[int, Inferred]:
@@ -97,24 +103,34 @@ def infer(history: History, indices: Sequence[int], budget: list[int] | None = N
     moves the racks drawn may have in all (``budget[0]``, charged; at most :data:`MOVES_PER_RECORD`);
     spent, no more racks are drawn."""
     drawn: dict[int, tuple[int, int, list[_Sample]]] = {}  # index -> (player, score played, samples)
+    chains: dict[int, _Drawing] = {}
     left = [min(MOVES_PER_RECORD, budget[0] if budget is not None else MOVES_PER_RECORD)]
     for i in indices:
         before = left[0]
-        found = _draw(history, i, left)
+        found = _draw(history, i, left, chains)
         if budget is not None:
             budget[0] -= before - left[0]
         if found is not None:
             drawn[i] = found
     sharpness = {p: _fit([(played, samples) for q, played, samples in drawn.values() if q == p])
                  for p in {q for q, _, _ in drawn.values()}}
-    return {i: _summary(samples, played, sharpness[p]) for i, (p, played, samples) in drawn.items()}
+    out = {}
+    for i, (p, played, samples) in drawn.items():
+        before = left[0]
+        walked = _chain(chains[i], sharpness[p], left) if i in chains and left[0] > 0 else []
+        if budget is not None:
+            budget[0] -= before - left[0]
+        out[i] = _summary(walked, played, sharpness[p], uniform=True) if len(walked) >= SAMPLES // 2 \
+            else _summary(samples, played, sharpness[p])
+    return out
 
 
 _EXCHANGE = -1
 """The score played of an exchange, for the player model: an option besides the placements, scoring 0."""
 
 
-def _draw(history: History, index: int, budget: list[int]) -> tuple[int, int, list[_Sample]] | None:
+def _draw(history: History, index: int, budget: list[int], chains: dict[int, _Drawing] | None = None
+          ) -> tuple[int, int, list[_Sample]] | None:
     """The racks drawn for turn ``index``, or ``None`` where none can be."""
     turn = history.turns[index]
     state = history.before(index)
@@ -165,6 +181,8 @@ def _draw(history: History, index: int, budget: list[int]) -> tuple[int, int, li
         if sample is not None and fit > 0:
             samples.append(sample)
     budget[0] -= min(MOVES_PER_TURN, budget[0]) - max(left[0], 0)
+    if chains is not None and samples and leave > sum(forced.values()):
+        chains[index] = _Drawing(index, placed, forced, pool, following, draws, cells, rules, bag, played, seen, samples)
     return (p, played, samples) if samples else None
 
 
@@ -186,10 +204,62 @@ def _judged(cells: object, rack: tuple[int, ...], rules: object, bag: int, playe
     left[0] -= len(raw)
     scores = move_scores((m[0] for m in raw), (len(m[3]) for m in raw), len(rack), bag, rules)  # type: ignore[arg-type]
     if not scores:
-        return _Sample(fit, 0, None, 0, ())
+        return _Sample(fit, 0, None, 0, (), rack)
     best = max(scores)
     first = raw[scores.index(best)]
-    return _Sample(fit, best, (first[2], first[3]), max(0, best - played), tuple(sorted(Counter(scores).items())))
+    return _Sample(fit, best, (first[2], first[3]), max(0, best - played), tuple(sorted(Counter(scores).items())), rack)
+
+
+@dataclass(frozen=True, slots=True)
+class _Drawing:
+    """What a turn's racks are drawn from, kept for its chain (:func:`_chain`): the tiles placed and
+    forced, the tiles unaccounted for, the next placement and the draw before it, the board, the
+    score played, the racks judged so far (by rack) and the first draw's samples."""
+
+    index: int
+    placed: list[int]
+    forced: Counter[int]
+    pool: Counter[int]
+    following: Counter[int]
+    draws: int
+    cells: Mapping[int, int]
+    rules: Rules
+    bag: int
+    played: int
+    seen: dict[tuple[int, ...], _Sample | None]
+    samples: list[_Sample]
+
+
+def _chain(d: _Drawing, sharpness: float, budget: list[int]) -> list[_Sample]:
+    """Racks drawn from the posterior itself (Metropolis: one tile of the rest swapped for one of the
+    tiles unaccounted for, kept with the chance the record and the player model give it against the
+    old), from the likeliest rack of the first draw; their moves charged to ``budget``."""
+    def weight(sample: _Sample) -> float:
+        return sample.fit * _chance(sample, d.played, sharpness)
+
+    current = max(d.samples, key=weight)
+    rest = list((Counter(current.rack) - Counter(d.placed) - d.forced).elements())
+    spare = list((d.pool - Counter(rest)).elements())
+    walk = random.Random(f"qwirkle-tools inference chain {d.index}")
+    kept: list[_Sample] = []
+    spend = [min(MOVES_PER_TURN, budget[0])]
+    for _ in range(SAMPLES):
+        if spend[0] <= 0 or not spare:
+            break
+        j, k = walk.randrange(len(rest)), walk.randrange(len(spare))
+        trial = rest[:j] + [spare[k]] + rest[j + 1:]
+        rack = tuple(sorted([*d.placed, *d.forced.elements(), *trial]))
+        if rack not in d.seen:
+            fit = _supplied(d.following, Counter(rack) - Counter(d.placed), d.pool - Counter(trial), d.draws) \
+                if d.following else 1.0
+            d.seen[rack] = _judged(d.cells, rack, d.rules, d.bag, max(d.played, 0), fit, spend)
+        found = d.seen[rack]
+        if found is not None and walk.random() * weight(current) < weight(found):
+            spare[k], rest = rest[j], trial
+            current = found
+        kept.append(current)
+    budget[0] -= min(MOVES_PER_TURN, budget[0]) - max(spend[0], 0)
+    return kept
 
 
 def _supplied(needed: Counter[int], kept: Counter[int], pool: Counter[int], draws: int) -> float:
@@ -238,8 +308,10 @@ def _fit(turns: list[tuple[int, list[_Sample]]]) -> float:
     return max(SHARPNESS, key=likelihood)
 
 
-def _summary(samples: list[_Sample], played: int, sharpness: float) -> Inferred:
-    weights = [s.fit * _chance(s, played, sharpness) for s in samples]
+def _summary(samples: list[_Sample], played: int, sharpness: float, uniform: bool = False) -> Inferred:
+    """The figures over the racks: weighted by the record and the player model, or, drawn from the
+    posterior itself (``uniform``: a chain's), each alike."""
+    weights = [1.0] * len(samples) if uniform else [s.fit * _chance(s, played, sharpness) for s in samples]
     total = sum(weights) or 1.0
     loss = sum(w * s.loss for w, s in zip(weights, samples)) / total
     better = sum(w for w, s in zip(weights, samples) if s.loss > 0) / total

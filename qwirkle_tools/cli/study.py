@@ -231,7 +231,13 @@ def view(
         _fail(f"{target}: give an .html file")
     loaded = load_game(file, game)
     history = replay(loaded.record)
-    analysis = analyse(history, _engine(engine, history), movetime_ms=movetime, reuse=True)  # type: ignore[arg-type]
+    chosen = _engine(engine, history)
+    bar = _bar(len(history.turns), None if chosen != "greedy" else False, "turns")  # (an engine takes seconds)
+    try:
+        analysis = analyse(history, chosen, movetime_ms=movetime, reuse=True,  # type: ignore[arg-type]
+                           progress=lambda done, _: bar.update(1, 1))
+    finally:
+        bar.close()
     title = file.name if game is None else f"{file.name}, game {game}"
     _write(target, page(history, analysis, title=title, reading=loaded), force)
     _warn(str(file), loaded.told(history.findings))
@@ -266,7 +272,12 @@ def report(
     check_folder(output, FILES, force)  # before any work; checked again as the folder goes in place
     loaded = _read(file)
     record = loaded.record
-    done = build(record, file.name, engine.value if engine is not None else recorded_engine(record), loaded, movetime)
+    chosen = engine.value if engine is not None else recorded_engine(record)
+    bar = _bar(len(record.turns), None if chosen != "greedy" else False, "turns")  # (an engine takes seconds)
+    try:
+        done = build(record, file.name, chosen, loaded, movetime, progress=lambda done, _: bar.update(1, 1))
+    finally:
+        bar.close()
     folder = write_folder(output, done.files, force, FILES)
     for name in done.files:
         _wrote(folder / name)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..analysis.analyse import Analysis, analyse
@@ -94,19 +95,20 @@ class Report:
 
 
 def build(record: Record, name: str, engine: str = "greedy", reading: Loaded | None = None,
-          movetime_ms: int = MOVETIME_MS) -> Report:
+          movetime_ms: int = MOVETIME_MS, progress: Callable[[int, int], None] | None = None) -> Report:
     """The report of ``record`` (``name`` heads the summary and the page; the pictures'
     titles name the players): every file of :data:`FILES`, from one replay; analysed with
     ``engine`` (:func:`~qwirkle_tools.analysis.analyse.analyse`'s), whose
     verdicts the annotated record, the table, the summary and the page carry; ``reading``:
     the file it was read from, for the page's findings (see :func:`~qwirkle_tools.outputs.viewer.page_data`);
-    ``movetime_ms``: the engine's time a turn."""
+    ``movetime_ms``: the engine's time a turn; ``progress``: told ``(turns done, turns)`` as the analysis goes."""
     from . import charts
     from .pictures import board_figure, board_view, game_title
     from .viewer import page
 
     history = replay(record)
-    analysis = analyse(history, engine, movetime_ms=movetime_ms, reuse=True)  # type: ignore[arg-type]  # (a name analyse checks)
+    analysis = analyse(history, engine, movetime_ms=movetime_ms, reuse=True,  # type: ignore[arg-type]  # (a name analyse checks)
+                       progress=progress)
     rescoring = rescore(history)
     text = summary(name, history, rescoring, analysis)
     data = charts.progression_data(history, analysis)

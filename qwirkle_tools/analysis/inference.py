@@ -41,7 +41,7 @@ from ..core.movegen import TooManyMoves, generate_raw
 from ..core.rules import Rules
 from ..core.tiles import RACK_SIZE, each_copy
 from ..play.engine import History
-from .moves import move_scores
+from .moves import move_data, move_scores
 from .verdicts import raw_move
 
 SAMPLES = 100
@@ -77,8 +77,6 @@ class Inferred:
                 f"a better move in {self.better:.0%}{best}")
 
     def to_data(self) -> dict[str, object]:
-        from .moves import move_data
-
         return {"samples": self.samples, "expected_loss": round(self.expected_loss, 2), "better": round(self.better, 3),
                 "likely_best": None if self.likely is None else move_data(self.likely), "likely_share": round(self.share, 3),
                 "sharpness": self.sharpness}

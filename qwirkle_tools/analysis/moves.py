@@ -10,7 +10,7 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from ..core.board import format_move
+from ..core.board import Placement, format_move
 from ..core.errors import QwirkleError
 from ..core.move import Move
 from ..core.movegen import TooManyMoves, generate
@@ -19,6 +19,17 @@ from ..core.safetext import count
 from ..core.tiles import COPIES, RACK_SIZE, TILES, Tile, format_tiles
 from ..formats.record import placements_data
 from ..play.engine import BOARD_UNKNOWN_WHY, History
+
+
+def recorded_placements(tiles: object) -> tuple[Placement, ...]:
+    """The placements of a move as :func:`move_data` writes them (``[{"tile", "x", "y"}, ...]``), read back.
+
+    Raises:
+        KeyError, TypeError, ValueError: the data is not such a list.
+    """
+    if not isinstance(tiles, list):
+        raise TypeError(f"a move's tiles are a list, not {type(tiles).__name__}")
+    return tuple(Placement(Tile.parse(t["tile"]), int(t["x"]), int(t["y"])) for t in tiles)
 
 
 def move_data(move: Move, score: int | None = None) -> dict[str, object]:

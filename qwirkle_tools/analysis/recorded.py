@@ -4,9 +4,9 @@ a turn's missed Qwirkle (for the pictures and the viewer, without analysing it a
 from __future__ import annotations
 
 from ..core.board import Placement
-from ..core.tiles import Tile
 from ..formats.record import Record, Turn
 from .analyse import Engine
+from .moves import recorded_placements
 from .verdicts import ENGINES
 
 
@@ -30,7 +30,7 @@ def recorded_missed_qwirkle(turn: Turn) -> tuple[Placement, ...]:
     if not isinstance(missed, dict):
         return ()
     try:
-        return tuple(Placement(Tile.parse(t["tile"]), int(t["x"]), int(t["y"])) for t in missed["tiles"])
+        return recorded_placements(missed["tiles"])
     except (KeyError, TypeError, ValueError):
         return ()
 

@@ -28,13 +28,13 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ..core.board import Placement, cell_key, key_cell
+from ..core.board import Placement, key_cell
 from ..core.move import Move
 from ..core.movegen import RawMove, TooManyMoves
-from ..core.tiles import RACK_SIZE, TILES, Tile, each_copy
+from ..core.tiles import RACK_SIZE, TILES, each_copy
 from ..engines.lookahead import DEFAULT, REPLY_LIMIT, BudgetSpent, Judged, OutOfTime, Settings, judge
 from ..play.engine import History
-from .moves import move_data
+from .moves import move_data, recorded_placements
 
 if TYPE_CHECKING:
     from ..engines.simulation import Settings as SimSettings
@@ -135,22 +135,16 @@ def recorded_verdict(found: object, engine: str, moves: Sequence[RawMove]) -> Ve
         return None
     judged, listed = found[engine], found.get("candidates")
     try:
-        by_tiles = {_tiles_key(c["tiles"]): float(c["value"]) for c in listed} if isinstance(listed, list) else {}
+        by_tiles = {frozenset((p.key, int(p.tile)) for p in recorded_placements(c["tiles"])): float(c["value"])
+                    for c in listed} if isinstance(listed, list) else {}
         values = tuple(by_tiles[frozenset(zip(m[2], m[3]))] for m in moves)
         best = judged["best"]
-        move = None if best is None else Move.place((Placement(Tile.parse(t["tile"]), int(t["x"]), int(t["y"]))
-                                                     for t in best["tiles"]), int(best["score"]),
+        move = None if best is None else Move.place(recorded_placements(best["tiles"]), int(best["score"]),
                                                     None if best.get("qwirkles") is None else int(best["qwirkles"]))
         return Verdict(engine, move, 0 if best is None else int(best["score"]), float(judged["best_value"]),
                        float(judged["played_value"]), values, "exact_loss" in judged, float(judged["value_lost"]))
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
-
-
-def _tiles_key(tiles: object) -> frozenset[tuple[int, int]]:
-    """The cells and tiles of a recorded move, as the generator's keys and tile numbers (any order)."""
-    assert isinstance(tiles, list)
-    return frozenset((cell_key(int(t["x"]), int(t["y"])), int(Tile.parse(t["tile"]))) for t in tiles)
 
 
 MOVETIME_MS = 2_000

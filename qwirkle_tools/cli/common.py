@@ -22,7 +22,8 @@ import enum
 import functools
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, NoReturn, TypeVar
 
@@ -235,6 +236,17 @@ def _bar(total: int, progress: bool | None, label: str = "games") -> Progress:
     from .progress import Progress
 
     return Progress(total, sys.stderr, sys.stderr.isatty() if progress is None else progress, label=label)
+
+
+@contextmanager
+def _turns_bar(turns: int, engine: str) -> Iterator[Callable[[int, int], None]]:
+    """An analysis's progress (``analyse(progress=...)``) as a bar of its ``turns`` on a terminal, for an
+    engine other than greedy (seconds a game; greedy's milliseconds need none); cleared at the end."""
+    bar = _bar(turns, None if engine != "greedy" else False, "turns")
+    try:
+        yield lambda done, total: bar.update(1, 1)
+    finally:
+        bar.close()
 
 
 

@@ -20,7 +20,6 @@ from .common import (
     EXIT_OK,
     Engine,
     Format,
-    _bar,
     _fail,
     _history,
     _out,
@@ -28,6 +27,7 @@ from .common import (
     _record_target,
     _record_text,
     _target,
+    _turns_bar,
     _warn,
     _write,
     _wrote,
@@ -86,11 +86,8 @@ def annotate(
 
     where = _record_target(output, file, in_place, force, analysis=True)  # (never a .qgn: before the work)
     history = _history(file)
-    bar = _bar(len(history.turns), None if engine is not Engine.greedy else False, "turns")  # (an engine takes seconds)
-    try:
-        analysis = analyse(history, engine.value, movetime_ms=movetime, progress=lambda done, _: bar.update(1, 1))
-    finally:
-        bar.close()
+    with _turns_bar(len(history.turns), engine.value) as progress:
+        analysis = analyse(history, engine.value, movetime_ms=movetime, progress=progress)
     text = None if where is None else _record_text(annotated(history, analysis), where)
     if format is Format.json:
         _out(json_text(analysis_data(analysis), indent=2))
@@ -232,12 +229,8 @@ def view(
     loaded = load_game(file, game)
     history = replay(loaded.record)
     chosen = _engine(engine, history)
-    bar = _bar(len(history.turns), None if chosen != "greedy" else False, "turns")  # (an engine takes seconds)
-    try:
-        analysis = analyse(history, chosen, movetime_ms=movetime, reuse=True,  # type: ignore[arg-type]
-                           progress=lambda done, _: bar.update(1, 1))
-    finally:
-        bar.close()
+    with _turns_bar(len(history.turns), chosen) as progress:
+        analysis = analyse(history, chosen, movetime_ms=movetime, reuse=True, progress=progress)  # type: ignore[arg-type]
     title = file.name if game is None else f"{file.name}, game {game}"
     _write(target, page(history, analysis, title=title, reading=loaded), force)
     _warn(str(file), loaded.told(history.findings))
@@ -273,11 +266,8 @@ def report(
     loaded = _read(file)
     record = loaded.record
     chosen = engine.value if engine is not None else recorded_engine(record)
-    bar = _bar(len(record.turns), None if chosen != "greedy" else False, "turns")  # (an engine takes seconds)
-    try:
-        done = build(record, file.name, chosen, loaded, movetime, progress=lambda done, _: bar.update(1, 1))
-    finally:
-        bar.close()
+    with _turns_bar(len(record.turns), chosen) as progress:
+        done = build(record, file.name, chosen, loaded, movetime, progress=progress)
     folder = write_folder(output, done.files, force, FILES)
     for name in done.files:
         _wrote(folder / name)

@@ -58,6 +58,7 @@ from ..formats.sources import Loaded
 from ..play.engine import GameState, History, sole_leader
 from .charts import PALETTE, ticks
 from .pageanalysis import extra_cells, legend, losses, turn_analysis
+from .winchart import marks, series
 
 FORMAT = 1
 """The version of the embedded data's layout (``"v"`` in it)."""
@@ -289,12 +290,12 @@ def _wins(analysis: Analysis) -> dict[str, Any] | None:
     """The first player's win chance after each turn for the page's chart (``values``: turn ``n`` at
     ``n - 1``, ``None`` where there is none), the blunders and mistakes (``marks``: ``[turn, class]``), and
     whether any best move was inferred; ``None`` without a chance (more players, an unknown board)."""
-    if not any(t.win is not None for t in analysis.turns):
+    after = dict(series(analysis))
+    if not after:
         return None
-    values = [None if t.win is None else round(t.win.played if t.player == 0 else 1.0 - t.win.played, 4)
-              for t in analysis.turns]
-    marks = [[t.turn, t.win.kind] for t in analysis.turns if t.win is not None and t.win.kind in ("blunder", "mistake")]
-    return {"values": values, "marks": marks, "inferred": any(t.win is not None and t.win.inferred for t in analysis.turns)}
+    values = [None if t.turn not in after else round(after[t.turn], 4) for t in analysis.turns]
+    return {"values": values, "marks": [[turn, kind] for turn, kind, _, _ in marks(analysis)],
+            "inferred": any(t.win is not None and t.win.inferred for t in analysis.turns)}
 
 
 def _summary(analysis: Analysis) -> list[dict[str, Any]]:

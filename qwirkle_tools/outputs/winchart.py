@@ -14,10 +14,21 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
+MARKED = tuple(name for name, _ in CLASSES[:2])
+"""The classes the chart marks: blunders and mistakes."""
+
+
 def series(analysis: Analysis) -> list[tuple[int, float]]:
     """The first player's chance after each turn that has one, as ``(turn, chance)`` (two players)."""
     return [(t.turn, t.win.played if t.player == 0 else 1.0 - t.win.played)
             for t in analysis.turns if t.win is not None]
+
+
+def marks(analysis: Analysis) -> list[tuple[int, str, int, float]]:
+    """The blunders and mistakes (:data:`MARKED`), as ``(turn, class, mover, the first player's chance after it)``."""
+    after = dict(series(analysis))
+    return [(t.turn, t.win.kind, t.player, after[t.turn]) for t in analysis.turns
+            if t.win is not None and t.win.kind in MARKED]
 
 
 def win_chance(analysis: Analysis, names: tuple[str, ...], title: str, ax: Axes | None = None) -> Figure:
@@ -40,13 +51,10 @@ def win_chance(analysis: Analysis, names: tuple[str, ...], title: str, ax: Axes 
         a.fill_between(xs, ys, 0.5, where=[y >= 0.5 for y in ys], color=_colour(0), alpha=0.3, linewidth=0)
         a.fill_between(xs, ys, 0.5, where=[y <= 0.5 for y in ys], color=_colour(1), alpha=0.3, linewidth=0)
         a.axhline(0.5, color="black", linewidth=0.9)
-        marks = {name: least for name, least in CLASSES[:2]}  # blunders and mistakes
-        for t in analysis.turns:
-            if t.win is not None and t.win.kind in marks:
-                y = t.win.played if t.player == 0 else 1.0 - t.win.played
-                a.plot([t.turn], [y], marker="v" if t.win.kind == "blunder" else "o", markersize=9 if t.win.kind == "blunder"
-                       else 6, color=_colour(t.player), markeredgecolor="black", zorder=4, linestyle="none")
-                a.annotate(str(t.turn), (t.turn, y), xytext=(0, 8), textcoords="offset points", ha="center", fontsize=8)
+        for turn, kind, mover, y in marks(analysis):
+            a.plot([turn], [y], marker="v" if kind == "blunder" else "o", markersize=9 if kind == "blunder" else 6,
+                   color=_colour(mover), markeredgecolor="black", zorder=4, linestyle="none")
+            a.annotate(str(turn), (turn, y), xytext=(0, 8), textcoords="offset points", ha="center", fontsize=8)
         _style_axes(a, "turn", f"{_short(names[0])}'s chance of winning", turns)
         a.set_xlim(0, turns + 1)
         a.set_ylim(0, 1)
@@ -59,4 +67,4 @@ def win_chance(analysis: Analysis, names: tuple[str, ...], title: str, ax: Axes 
     return fig
 
 
-__all__ = ["series", "win_chance"]
+__all__ = ["MARKED", "marks", "series", "win_chance"]

@@ -466,7 +466,7 @@ def _judge(history: History, result: TurnResult, state: GameState, judge: Engine
                         max(0, best_score - value), rank, len(raw), _missed(raw, made), note=note, verdict=judged,
                         shown=shown if judged is None else shown.valued(judged),
                         checked=True, board_known=after is not None and after.board_known,
-                        win=_win(history, i, played, best_score, len(best.tiles) if best is not None else 0))
+                        win=_win(history, i, played, best_score, len(best.tiles) if best is not None else 0, verdict=judged))
 
 
 def _ahead(position: Position, judge: EngineFunction, clock: Clock) -> tuple[Verdict | None, str]:
@@ -520,12 +520,16 @@ def _same_tiles_total(turns: Sequence[TurnAnalysis]) -> tuple[int, int] | None:
 
 
 def _win(history: History, index: int, played: int | None, best: float | None, best_placed: int,
-         inferred: bool = False) -> WinChance | None:
+         inferred: bool = False, verdict: Verdict | None = None) -> WinChance | None:
     """Turn ``index``'s win chances (:mod:`~qwirkle_tools.analysis.winchance`) from the score ``played``
-    and the ``best`` (placing ``best_placed`` tiles; ``inferred``: the racks drawn's), where both are known."""
+    and the ``best`` (placing ``best_placed`` tiles; ``inferred``: the racks drawn's), where both are known;
+    an engine's own chances where its ``verdict`` has them (the simulation's, the solver's)."""
     state = history.before(index)
     if best is None or played is None or not state.board_known or state.bag is None or len(state.scores) != 2:
         return None  # (the model was fitted to two-player games)
+    if verdict is not None and verdict.played_chance is not None and verdict.best_chance is not None:
+        return WinChance(verdict.played_chance, max(verdict.best_chance, verdict.played_chance),
+                         source="exact" if verdict.exact else "solver" if state.bag == 0 else "sim")
     turn = history.turns[index]
     p = turn.player if turn is not None else 0
     lead = state.scores[p] - state.scores[1 - p]

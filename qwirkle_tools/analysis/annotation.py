@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from ..core.board import format_move
 from ..core.safetext import one_line
 from ..core.text import UNKNOWN, count, count_known, plural
+from ..engines.solution import result_text
 from ..formats.record import Record
 from ..play.engine import History
 from .analyse import Analysis, PlayerSummary, TurnAnalysis, analyse
@@ -124,6 +125,32 @@ def _player_line(s: PlayerSummary) -> str:
             + (f"; the racks not recorded: {'; '.join(unrecorded)}" if unrecorded else ""))
 
 
+MOMENT = 0.10
+"""The least win chance a player's worst turn must lose to be one of the game's decisive moments."""
+
+
+def decisive_moments(analysis: Analysis) -> list[TurnAnalysis]:
+    """The turns that decided the game, in turn order: each player's turn that lost the most win chance
+    (at least :data:`MOMENT`: a mistake or worse), and every endgame move proven to change the result."""
+    worst: dict[int, TurnAnalysis] = {}
+    for t in analysis.turns:
+        if t.win is not None and t.win.lost >= MOMENT - 1e-9:
+            seen = worst.get(t.player)
+            if seen is None or seen.win is None or t.win.lost > seen.win.lost:
+                worst[t.player] = t
+    named = {t.turn: t for t in worst.values()} | {t.turn: t for t in analysis.turns if t.decisive is not None}
+    return [named[n] for n in sorted(named)]
+
+
+def _moment(t: TurnAnalysis, names: Sequence[str]) -> str:
+    """``turn 63 (Ana: it turns a win by 1 into a loss by 2)``, ``turn 2 (Ben: 16 points of win chance lost)``."""
+    who = one_line(names[t.player]) if t.player < len(names) else f"seat {t.player}"
+    if t.decisive is not None:
+        return f"turn {t.turn} ({who}: it turns a {result_text(t.decisive.best)} into a {result_text(t.decisive.played)})"
+    assert t.win is not None
+    return f"turn {t.turn} ({who}: {100 * t.win.lost:.0f} points of win chance lost{', inferred' if t.win.inferred else ''})"
+
+
 def summary_text(analysis: Analysis) -> str:
     """The readable summary the ``annotate`` command prints."""
     lines = []
@@ -139,8 +166,13 @@ def summary_text(analysis: Analysis) -> str:
         lines.append(f"blunders (a win chance lost of {100 * CLASSES[0][1]:.0f} points or more): "
                      + ", ".join(f"turn {t.turn} ({100 * t.win.lost:.0f}{', inferred' if t.win.inferred else ''})"
                                  for t in blunders if t.win is not None))
+    moments = decisive_moments(analysis)
+    if moments:
+        names = [p.name for p in analysis.players]
+        lines.append("decisive moments: " + ", ".join(_moment(t, names) for t in moments))
     lines.extend(analysis.notes)
     return "\n".join(lines)
 
 
-__all__ = ["ACCURACY", "TOOL", "analysis_data", "annotated", "flag_details", "iter_flags", "summary_data", "summary_text"]
+__all__ = ["ACCURACY", "MOMENT", "TOOL", "analysis_data", "decisive_moments",
+           "annotated", "flag_details", "iter_flags", "summary_data", "summary_text"]

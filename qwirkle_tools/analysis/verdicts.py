@@ -35,6 +35,7 @@ from ..core.tiles import RACK_SIZE, TILES, each_copy
 from ..engines.lookahead import DEFAULT, REPLY_LIMIT, BudgetSpent, Judged, OutOfTime, Settings, judge
 from ..play.engine import History
 from .moves import move_data, recorded_placements
+from .winchance import playout_chance
 
 if TYPE_CHECKING:
     from ..engines.simulation import Settings as SimSettings
@@ -106,6 +107,10 @@ class Verdict:
     """The values are the endgame solver's proven spreads to the end (bag empty, two players)."""
     lost: float | None = None
     """The value lost as a record wrote it (:func:`recorded_verdict`: rounded from the unrounded values)."""
+    played_chance: float | None = None
+    """The mover's chance of winning after the move played, where the engine tells it (``sim`` in a
+    two-player game: :mod:`~qwirkle_tools.analysis.winchance`), and after the candidate that keeps the most:"""
+    best_chance: float | None = None
 
     @property
     def value_lost(self) -> float:
@@ -123,6 +128,8 @@ class Verdict:
             "value_lost": round(self.value_lost, 2)}
         if self.exact:
             d["exact_loss"] = self.exact_loss
+        if self.played_chance is not None and self.best_chance is not None:
+            d["played_chance"], d["best_chance"] = round(self.played_chance, 4), round(self.best_chance, 4)
         return d
 
 
@@ -141,8 +148,10 @@ def recorded_verdict(found: object, engine: str, moves: Sequence[RawMove]) -> Ve
         best = judged["best"]
         move = None if best is None else Move.place(recorded_placements(best["tiles"]), int(best["score"]),
                                                     None if best.get("qwirkles") is None else int(best["qwirkles"]))
+        chances = [None if judged.get(k) is None else float(judged[k]) for k in ("played_chance", "best_chance")]
         return Verdict(engine, move, 0 if best is None else int(best["score"]), float(judged["best_value"]),
-                       float(judged["played_value"]), values, "exact_loss" in judged, float(judged["value_lost"]))
+                       float(judged["played_value"]), values, "exact_loss" in judged, float(judged["value_lost"]),
+                       *chances)
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
 
@@ -301,16 +310,19 @@ def sim(position: Position, settings: SimSettings | None = None) -> Verdict | No
     chosen = replace(base, candidates=max(base.candidates, len(position.candidates)))
     tally = Tally()
     left = position.seconds_left()
+    chance = (state.scores[p] - state.scores[1 - p], playout_chance) if players == 2 else None
     ranked, mine = evaluate(state.board.cells, position.rack, pool, [s or 0 for s in sizes], state.bag,
                             history.record.rules, i + 1, chosen, played, None if left is None else int(1000 * left) + 1,
-                            tally=tally)
+                            tally=tally, chance=chance)
     position.budget[0] -= tally.positions * SIM_CHARGE
     assert mine is not None
     known = {_key(m.move): m.value for m in ranked if m.move is not None}
     top = ranked[0]
     values = tuple(known.get(_key(m), min(known.values(), default=0.0)) for m in position.candidates)
+    kept = [m.chance for m in ranked if m.chance is not None]
     return Verdict("sim", None if top.move is None else raw_move(top.move), top.score, top.value, mine.value,
-                   values, exact=all(m.exact for m in ranked))
+                   values, exact=all(m.exact for m in ranked), played_chance=mine.chance,
+                   best_chance=max(kept) if kept and mine.chance is not None else None)
 
 
 def _endgame(position: Position, played: RawMove | None) -> Verdict | None:
@@ -341,8 +353,18 @@ def _endgame(position: Position, played: RawMove | None) -> Verdict | None:
     floor = min(c.value for c in solution.candidates)
     values = tuple(float(next((c.value for c in solution.candidates if same(c.move, m)), floor)) for m in position.candidates)
     best_move = None if best.move.action == "pass" else Move.place(best.move.tiles, best.move.score or 0, 0)
+    state = position.history.before(position.index)
+    turn = position.history.turns[position.index]
+    p = turn.player if turn is not None else 0
+    lead = state.scores[p] - state.scores[1 - p]
     return Verdict("sim", best_move, best.move.score or 0, float(best.value), float(mine.value), values,
-                   exact=solution.proven)
+                   exact=solution.proven, played_chance=_result(lead + mine.value),
+                   best_chance=max(_result(lead + c.value) for c in solution.candidates))
+
+
+def _result(margin: float) -> float:
+    """The mover's chance once the margin at the end is known: 1 for a win, 0.5 for a draw, 0 for a loss."""
+    return 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
 
 
 ENGINES: dict[str, Callable[..., Verdict | None]] = {"lookahead": lookahead, "sim": sim}

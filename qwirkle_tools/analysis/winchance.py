@@ -22,6 +22,14 @@ that loss, as lichess classes a chess move by the winning chances it loses:
 :data:`CLASSES` (an inaccuracy from 5 points of chance, a mistake from 10, a blunder from 15).
 Where the rack is not recorded the best is the inferred one (the expected points lost added
 back), and the figures are inferred too.
+
+With ``--engine sim`` a turn whose rack is known takes its chances from the simulation instead
+(``source`` ``"sim"``): each candidate's chance is the mean, over its playouts, of the model's
+chance at the playout's end (:func:`playout_chance`: the lead and the tiles left there, a few
+turns nearer the end, as Macondo's simulation reads a win percentage at its playouts' ends), the
+played move's and the best candidate's compared. Once the bag is empty the endgame solver's
+spread is the result (``source`` ``"exact"`` where it proves the position, ``"solver"`` where its
+budget ran out first): 1, 0.5 or 0.
 """
 
 from __future__ import annotations
@@ -48,14 +56,28 @@ def win_chance(lead: float, tiles: int, over: bool = False) -> float:
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
 
 
+def playout_chance(lead: float, tiles: int, moved: bool, over: bool) -> float:
+    """The mover's chance at a playout's end (:data:`~qwirkle_tools.engines.simulation.Leaf`): ``lead``
+    points over the other player with ``tiles`` not on the board, the mover having played last
+    (``moved``) or the other player; ``over``: the game ended there (the chance is the result)."""
+    return win_chance(lead, tiles, over) if moved or over else 1.0 - win_chance(-lead, tiles)
+
+
+SOURCES = {"model": "", "sim": "from the simulation's playouts; ", "exact": "exact, the endgame solved; ",
+           "solver": "the endgame solver's best line, not proven; "}
+"""Where a chance comes from: the model of the lead and the tiles, the simulation, the solver."""
+
+
 @dataclass(frozen=True, slots=True)
 class WinChance:
     """The mover's win chance after the move played (``played``) and after the best move
-    (``best``), and ``inferred`` where the best is the inferred one (the rack not recorded)."""
+    (``best``), ``inferred`` where the best is the inferred one (the rack not recorded), and
+    its ``source`` (:data:`SOURCES`)."""
 
     played: float
     best: float
     inferred: bool = False
+    source: str = "model"
 
     @property
     def lost(self) -> float:
@@ -69,11 +91,12 @@ class WinChance:
     def text(self) -> str:
         """``win chance 41% (the best move: 62%, 21 points of chance lost)``."""
         what = "inferred best move" if self.inferred else "best move"
-        return f"win chance {self.played:.0%} (the {what}: {self.best:.0%}, {100 * self.lost:.0f} points of chance lost)"
+        return (f"win chance {self.played:.0%} ({SOURCES.get(self.source, '')}the {what}: {self.best:.0%}, "
+                f"{100 * self.lost:.0f} points of chance lost)")
 
     def to_data(self) -> dict[str, object]:
         return {"played": round(self.played, 4), "best": round(self.best, 4), "lost": round(self.lost, 4),
-                "class": self.kind, "inferred": self.inferred}
+                "class": self.kind, "inferred": self.inferred, "source": self.source}
 
 
 def chances(lead: int, played: int, best: float, tiles: int, placed: int, best_placed: int, ends: bool,
@@ -85,4 +108,4 @@ def chances(lead: int, played: int, best: float, tiles: int, placed: int, best_p
     return WinChance(after, max(win_chance(lead + best, tiles - best_placed, best_ends), after), inferred)
 
 
-__all__ = ["CLASSES", "OFFSET", "SCALE", "TEMPO", "WinChance", "chances", "win_chance"]
+__all__ = ["CLASSES", "OFFSET", "SCALE", "SOURCES", "TEMPO", "WinChance", "chances", "playout_chance", "win_chance"]

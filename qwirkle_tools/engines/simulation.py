@@ -110,6 +110,10 @@ placements on ``cells``, best first, with the bag holding ``bag`` tiles
 past :data:`MOVE_LIMIT` moves."""
 LeaveValue = Callable[[Sequence[int], Mapping[int, int], int], float]
 """``leave(kept, cells, bag)``: the value of the tiles a rack keeps."""
+Leaf = Callable[[float, int, bool, bool], float]
+"""``leaf(lead, tiles, moved, over)``: the mover's chance of winning at a playout's end, with
+``lead`` points over the other player, ``tiles`` not on the board, ``moved``: the mover played the
+playout's last turn (else the other player did), ``over``: the game ended there."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +202,9 @@ class Simulated:
     error: float
     pruned: bool = False
     exact: bool = False
+    chance: float | None = None
+    """The mover's chance of winning: the mean over the playouts of the :data:`Leaf` chance at each
+    playout's end (``exact``: the result the solver's spread leads to); ``None`` unless asked for."""
 
 
 @dataclass
@@ -218,8 +225,8 @@ class Tally:
 
 def evaluate(cells: Mapping[int, int], rack: Sequence[int], pool: Sequence[int], sizes: Sequence[int], bag: int | None,
              rules: Rules, seed: int, settings: Settings = DEFAULT, played: RawMove | None | bool = False,
-             movetime_ms: int | None = None, static: Static | None = None, tally: Tally | None = None
-             ) -> tuple[list[Simulated], Simulated | None]:
+             movetime_ms: int | None = None, static: Static | None = None, tally: Tally | None = None,
+             chance: tuple[int, Leaf] | None = None) -> tuple[list[Simulated], Simulated | None]:
     """The candidates for the mover's position simulated, best first, and the
     entry of ``played`` (a raw move; ``False``: none; ``None``, an exchange or
     pass, is valued as a pass), which is among them.
@@ -230,6 +237,8 @@ def evaluate(cells: Mapping[int, int], rack: Sequence[int], pool: Sequence[int],
     hold). The ranking: the candidates still in the running by value (ties
     to the static order), then those dropped, by value. With the bag
     empty and one opponent the endgame solver values the moves (``exact``).
+    ``chance``: in a two-player game, the mover's lead before the move and a :data:`Leaf`, for each
+    candidate's chance of winning (:attr:`Simulated.chance`).
 
     Raises:
         TooManyMoves: the position has more than :data:`MOVE_LIMIT` legal moves.
@@ -243,13 +252,16 @@ def evaluate(cells: Mapping[int, int], rack: Sequence[int], pool: Sequence[int],
     if bag is None:
         bag = len(pool) - sum(sizes)
     if bag == 0 and len(sizes) == 1 and settings.endgame:
-        return _endgame(cells, rack, pool, rules, settings, played, movetime_ms, tally)
+        return _endgame(cells, rack, pool, rules, settings, played, movetime_ms, tally,
+                        lead=None if chance is None else chance[0])
+    if chance is not None and len(sizes) != 1:
+        raise ValueError("a win chance is simulated for two players only")
     started = time.monotonic()
     moves: list[RawMove | None] = list(static.ranking(cells, rack, bag, rules, settings.candidates))
     if played is not False and played not in moves:
         assert played is None or isinstance(played, tuple)
         moves.append(played)  # (None: a pass)
-    run = _Run(cells, rack, pool, sizes, bag, rules, settings, static, moves)
+    run = _Run(cells, rack, pool, sizes, bag, rules, settings, static, moves, chance)
     deadline = None if movetime_ms is None else started + 0.9 * movetime_ms / 1000
     rng = random.Random(seed)
     done = 0
@@ -271,11 +283,14 @@ class _Run:
     """One position's simulation: the candidates, their values so far, the light game state."""
 
     def __init__(self, cells: dict[int, int], rack: list[int], pool: Sequence[int], sizes: Sequence[int], bag: int,
-                 rules: Rules, settings: Settings, static: Static, moves: list[RawMove | None]) -> None:
+                 rules: Rules, settings: Settings, static: Static, moves: list[RawMove | None],
+                 chance: tuple[int, Leaf] | None = None) -> None:
         self.cells, self.rack, self.pool, self.sizes, self.rules = cells, rack, sorted(pool), tuple(sizes), rules
         self.bag = min(bag, len(pool) - sum(sizes))  # (the unseen tiles are the other racks and the bag)
         self.plies, self.static, self.moves = settings.plies, static, moves
         self.values: list[list[float]] = [[] for _ in moves]
+        self.chance = chance
+        self.chances: list[list[float]] = [[] for _ in moves]
         self.alive = [True] * len(moves)
         self.alive_count = len(moves)
         self.positions = 0
@@ -292,10 +307,11 @@ class _Run:
             if self.alive[i]:
                 if deadline is not None and self.values[i] and time.monotonic() > deadline:
                     return
-                self.values[i].append(self._playout(move, self.scores[i], order))
+                self.values[i].append(self._playout(move, self.scores[i], order, self.chances[i]))
 
-    def _playout(self, move: RawMove | None, score: int, order: list[int]) -> float:
-        """The candidate's value on one shuffle (see the module's notes, step 4)."""
+    def _playout(self, move: RawMove | None, score: int, order: list[int], chances: list[float]) -> float:
+        """The candidate's value on one shuffle (see the module's notes, step 4); with a :data:`Leaf`
+        (``self.chance``), the mover's chance at the playout's end appended to ``chances``."""
         cells, rules, ranking = self.cells, self.rules, self.static.ranking
         racks = [list(self.rack)]
         at = 0
@@ -307,6 +323,7 @@ class _Run:
         spread = float(score)
         players = len(racks)
         over = False
+        ply = 0
         restore(self.root)  # (so each ply's moves are generated from the root's board data and the tiles added since)
         try:
             if move is not None:
@@ -327,6 +344,10 @@ class _Run:
                 top = _place(cells, hand, m, placed, order, at, top)
                 spread += points if seat == 0 else -points
                 over = not hand and top == at
+            if self.chance is not None:
+                lead, leaf = self.chance
+                tiles = len(self.pool) + len(self.rack) - len(placed)
+                chances.append(leaf(lead + spread, tiles, ply % players == 0, over))
             leave = self.static.leave
             if leave is not no_leave:
                 left = top - at
@@ -355,7 +376,8 @@ class _Run:
 
     def results(self, played: RawMove | None | bool) -> tuple[list[Simulated], Simulated | None]:
         entries = [Simulated(m, self.scores[i], _mean(self.values[i]), len(self.values[i]), _error(self.values[i]),
-                             not self.alive[i]) for i, m in enumerate(self.moves)]
+                             not self.alive[i], chance=_mean(self.chances[i]) if self.chances[i] else None)
+                   for i, m in enumerate(self.moves)]
         order = sorted(range(len(entries)), key=lambda i: (not self.alive[i], -entries[i].value, i))
         mine = None
         if played is not False:
@@ -392,10 +414,11 @@ def _error(values: Sequence[float]) -> float:
 
 
 def _endgame(cells: dict[int, int], rack: list[int], pool: Sequence[int], rules: Rules, settings: Settings,
-             played: RawMove | None | bool, movetime_ms: int | None, tally: Tally | None, others: int | None = None
-             ) -> tuple[list[Simulated], Simulated | None]:
+             played: RawMove | None | bool, movetime_ms: int | None, tally: Tally | None, others: int | None = None,
+             lead: int | None = None) -> tuple[list[Simulated], Simulated | None]:
     """The bag-empty two-player position valued by the endgame solver (``others``: how many moves
-    besides the best and ``played`` it values, :attr:`Settings.candidates` if not given)."""
+    besides the best and ``played`` it values, :attr:`Settings.candidates` if not given); with the
+    mover's ``lead``, each move's chance is the result its spread leads to (1, 0.5 or 0)."""
     started = time.monotonic()
     board = [Placement(TILES[t], *key_cell(k)) for k, t in cells.items()]
     game = Game(("mover", "other"), [rack, list(pool)], [], 0, rules, board=board)
@@ -404,7 +427,8 @@ def _endgame(cells: dict[int, int], rack: list[int], pool: Sequence[int], rules:
     solution = solve(game, None if movetime_ms is None else 0.9 * movetime_ms / 1000, nodes,
                      settings.candidates if others is None else others, include)
     entries = [Simulated(None if c.move.action != "place" else _as_raw(cells, c.move, rules), c.move.score or 0,
-                         float(c.value), 0, 0.0, exact=True) for c in solution.candidates]
+                         float(c.value), 0, 0.0, exact=True, chance=None if lead is None else _result(lead + c.value))
+               for c in solution.candidates]
     if tally is not None:
         tally.endgames += 1
         tally.endgame_seconds += time.monotonic() - started
@@ -412,6 +436,11 @@ def _endgame(cells: dict[int, int], rack: list[int], pool: Sequence[int], rules:
     if played is not False:  # (None: not a legal move here)
         mine = next((e for e in entries if _same(e.move) == _same(played)), None)  # type: ignore[arg-type]
     return entries, mine
+
+
+def _result(margin: int) -> float:
+    """The mover's chance once the game's margin is known: 1 for a win, 0.5 for a draw, 0 for a loss."""
+    return 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
 
 
 def _as_raw(cells: Mapping[int, int], move: Move, rules: Rules) -> RawMove:

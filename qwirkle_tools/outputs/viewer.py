@@ -58,7 +58,7 @@ from ..formats.sources import Loaded
 from ..play.engine import GameState, History, sole_leader
 from .charts import PALETTE, ticks
 from .pageanalysis import extra_cells, legend, losses, turn_analysis
-from .winchart import marks, series
+from .winchart import basis, marks, series
 
 FORMAT = 1
 """The version of the embedded data's layout (``"v"`` in it)."""
@@ -288,14 +288,16 @@ def _judged(ta: TurnAnalysis) -> dict[str, Any]:
 
 def _wins(analysis: Analysis) -> dict[str, Any] | None:
     """The first player's win chance after each turn for the page's chart (``values``: turn ``n`` at
-    ``n - 1``, ``None`` where there is none), the blunders and mistakes (``marks``: ``[turn, class]``), and
-    whether any best move was inferred; ``None`` without a chance (more players, an unknown board)."""
+    ``n - 1``, ``None`` where there is none), the blunders, mistakes and decisive moments (``marks``:
+    ``[turn, class, decisive]``), whether any best move was inferred or any chance simulated, and what
+    they come from (``basis``); ``None`` without a chance (more players, an unknown board)."""
     after = dict(series(analysis))
     if not after:
         return None
     values = [None if t.turn not in after else round(after[t.turn], 4) for t in analysis.turns]
-    return {"values": values, "marks": [[turn, kind] for turn, kind, _, _ in marks(analysis)],
-            "inferred": any(t.win is not None and t.win.inferred for t in analysis.turns)}
+    return {"values": values, "marks": [[turn, kind, decisive] for turn, kind, _, _, decisive in marks(analysis)],
+            "inferred": any(t.win is not None and t.win.inferred for t in analysis.turns),
+            "simulated": any(t.win is not None and t.win.source != "model" for t in analysis.turns), "basis": basis(analysis)}
 
 
 def _summary(analysis: Analysis) -> list[dict[str, Any]]:

@@ -455,7 +455,9 @@
     clear(winSvg);
     WW = widthOf(winSvg);
     winSvg.setAttribute("viewBox", "0 0 " + WW + " " + LH);
-    document.getElementById("win-title").textContent = "Win chance of " + playerName(0) + (win.inferred ? " (inferred)" : "");
+    const winTitle = document.getElementById("win-title");
+    winTitle.textContent = "Win chance of " + playerName(0) + (win.inferred ? " (inferred)" : win.simulated ? " (simulated)" : " (estimated)");
+    winTitle.title = win.basis;
     for (const v of [0, 0.25, 0.5, 0.75, 1]) {
       winSvg.appendChild(svg("line", { x1: L, x2: WW - R, y1: wy(v), y2: wy(v), class: v === 0.5 ? "axis" : "grid" }));
       winSvg.appendChild(svg("text", { x: L - 6, y: wy(v) + 4, class: "tick", "text-anchor": "end" }, Math.round(100 * v) + "%"));
@@ -475,13 +477,15 @@
     });
     points += " H" + wx(last);
     winSvg.appendChild(svg("path", { d: points, class: "line" }));
-    for (const [n, kind] of win.marks) {
+    for (const [n, kind, decisive] of win.marks) {
       const v = win.values[n - 1];
       const t = turns[n - 1];
+      if (decisive) winSvg.appendChild(svg("circle", { cx: wx(n), cy: wy(v), r: 8, class: "decisive-ring" }));
       const mark = svg("circle", { cx: wx(n), cy: wy(v), r: kind === "blunder" ? 5 : 3.5, class: "mark", "data-n": n,
-        "data-kind": kind });
+        "data-kind": kind, "data-decisive": decisive ? "yes" : "no" });
       mark.setAttribute("fill", colourOf(t.p));
-      mark.appendChild(svg("title", {}, "turn " + n + ": " + playerName(t.p) + ", a " + kind));
+      const said = kind === "decisive" ? "decisive" : "a " + kind + (decisive ? ", decisive" : "");
+      mark.appendChild(svg("title", {}, "turn " + n + ": " + playerName(t.p) + ", " + said));
       mark.addEventListener("click", () => go(n));
       winSvg.appendChild(mark);
     }

@@ -42,3 +42,22 @@ def test_a_game_without_racks_that_ended_out_still_names_it() -> None:
 def test_a_corpus_leaves_the_endgames_out() -> None:
     record = loads(GAME.read_text(encoding="utf-8"))
     assert all(t.decisive is None for t in analyse(record, endgames=False).turns)
+
+
+def test_the_decisive_moments_are_each_players_worst_turn_and_the_endgames_decisive_move() -> None:
+    from qwirkle_tools import load
+    from qwirkle_tools.analysis.annotation import MOMENT, decisive_moments, summary_text
+
+    analysis = analyse(loads(GAME.read_text(encoding="utf-8")))
+    moments = decisive_moments(analysis)
+    assert 63 in [t.turn for t in moments]
+    for t in moments:
+        assert t.decisive is not None or (t.win is not None and t.win.lost >= MOMENT - 1e-9)
+        if t.decisive is None:  # a player's worst turn: no turn of theirs lost more chance
+            assert t.win is not None and all(u.win is None or u.win.lost <= t.win.lost for u in analysis.turns
+                                             if u.player == t.player)
+    line = next(x for x in summary_text(analysis).splitlines() if x.startswith("decisive moments:"))
+    assert "turn 63 (Ana: it turns a win by 1 into a loss by 2)" in line
+    weak = analyse(load(GAME.parent / "weak-play.json"))
+    worst = {p: max(t.win.lost for t in weak.turns if t.win is not None and t.player == p) for p in (0, 1)}
+    assert sorted((t.player, t.win.lost) for t in decisive_moments(weak) if t.win is not None) == sorted(worst.items())

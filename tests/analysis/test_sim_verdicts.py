@@ -155,3 +155,40 @@ def test_the_commands_default_movetime_is_the_analysis_own() -> None:
     from qwirkle_tools.cli.study import MOVETIME_DEFAULT
 
     assert MOVETIME_DEFAULT == verdicts.MOVETIME_MS
+
+
+def test_each_turns_win_chance_comes_from_the_playouts_and_is_the_result_once_solved(judged: Analysis) -> None:
+    """With ``--engine sim`` a turn's chances are the simulation's (from its playouts); once the bag
+    is empty the solver's result: 1, 0.5 or 0. Ana's turn 63 turns a win into a loss: a blunder."""
+    history = load_history(SAMPLE)
+    final = history.totals
+    sources = {t.win.source for t in judged.turns if t.win is not None}
+    assert sources <= {"sim", "exact", "solver"} and {"sim", "exact"} <= sources
+    for t in judged.turns:
+        if t.win is None or t.verdict is None:
+            continue
+        assert t.win.played == t.verdict.played_chance and t.win.best >= t.win.played
+        if t.win.source == "exact":
+            before = history.before(t.turn - 1)
+            lead = before.scores[t.player] - before.scores[1 - t.player]
+            margin = lead + t.verdict.played_value
+            assert t.win.played == (1.0 if margin > 0 else 0.5 if margin == 0 else 0.0)
+    last = judged.turns[62]
+    assert last.win is not None and (last.win.source, last.win.played, last.win.best, last.win.kind) == ("exact", 0.0, 1.0,
+                                                                                                       "blunder")
+    assert final[0] < final[1] and "exact, the endgame solved" in last.win.text()
+    early = [t.win.played for t in judged.turns[:40] if t.win is not None and t.win.source == "sim"]
+    assert len(early) >= 38 and len(set(early)) > 30 and all(0.0 < c < 1.0 for c in early)
+
+
+def test_the_sims_chances_are_read_back_from_an_annotated_record(judged: Analysis) -> None:
+    from qwirkle_tools.analysis.annotation import annotated
+
+    record = load_history(SAMPLE).record
+    written = from_data(annotated(record, judged))
+    again = analyse(written, "sim", reuse=True, endgames=False)
+    pairs = [(a.win, b.win) for a, b in zip(judged.turns, again.turns) if a.verdict is not None]
+    assert len(pairs) > 50
+    for a, b in pairs:
+        assert a is not None and b is not None and a.source == b.source
+        assert b.played == pytest.approx(a.played, abs=1e-4) and b.best == pytest.approx(a.best, abs=1e-4)

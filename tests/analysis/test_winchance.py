@@ -10,7 +10,7 @@ import pytest
 from qwirkle_tools import from_data, load
 from qwirkle_tools.analysis.analyse import analyse
 from qwirkle_tools.analysis.annotation import summary_text
-from qwirkle_tools.analysis.winchance import CLASSES, TEMPO, WinChance, chances, win_chance
+from qwirkle_tools.analysis.winchance import CLASSES, TEMPO, WinChance, chances, playout_chance, win_chance
 from qwirkle_tools.engines.selfplay import game_seed, simulate
 from qwirkle_tools.play.history import replay
 
@@ -37,6 +37,16 @@ def test_a_turn_loses_the_chance_between_the_best_move_and_the_move_played() -> 
     assert out.played == 1.0  # the move that goes out and wins is the result
 
 
+def test_a_playouts_end_is_read_from_the_side_of_whoever_played_last() -> None:
+    for lead, tiles in ((12, 40), (-7, 10), (0, 70)):
+        assert playout_chance(lead, tiles, True, False) == win_chance(lead, tiles)  # the mover just played
+        # the other player just played: their chance, turned round
+        assert playout_chance(lead, tiles, False, False) == pytest.approx(1 - win_chance(-lead, tiles))
+        assert playout_chance(lead, tiles, False, False) > playout_chance(lead, tiles, True, False)  # the mover to move
+    assert (playout_chance(2, 0, False, True), playout_chance(0, 0, True, True), playout_chance(-2, 0, False, True)) \
+        == (1.0, 0.5, 0.0)
+
+
 def test_every_turn_of_a_recorded_game_is_classed_and_the_summary_counts_them() -> None:
     analysis = analyse(load(SAMPLES / "weak-play.json"))
     judged = [t for t in analysis.turns if t.win is not None]
@@ -51,7 +61,8 @@ def test_every_turn_of_a_recorded_game_is_classed_and_the_summary_counts_them() 
     assert any(summary.classes[0] for summary in analysis.players)  # the weak game has blunders
     assert "by win chance" in summary_text(analysis) and "blunders (a win chance lost of 15 points" in summary_text(analysis)
     data = judged[0].to_data()["win_chance"]
-    assert isinstance(data, dict) and set(data) == {"played", "best", "lost", "class", "inferred"}
+    assert isinstance(data, dict) and set(data) == {"played", "best", "lost", "class", "inferred", "source"}
+    assert data["source"] == "model" and "playouts" not in judged[0].win.text()
 
 
 def test_a_rack_less_turns_win_chance_is_inferred() -> None:

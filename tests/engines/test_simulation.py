@@ -116,6 +116,31 @@ def test_the_same_position_and_seed_give_the_same_values() -> None:
     assert choose(game.view(game.to_move), 7) == choose(game.view(game.to_move), 7)
 
 
+def test_a_win_chance_is_read_at_each_playouts_end_when_asked() -> None:
+    cells, rack, pool, sizes, bag = position(midgame())
+    seen: list[tuple[float, int, bool, bool]] = []
+
+    def leaf(lead: float, tiles: int, moved: bool, over: bool) -> float:
+        seen.append((lead, tiles, moved, over))
+        return 1.0 if lead > 0 else 0.0
+
+    plain, _ = evaluate(cells, rack, pool, sizes, bag, DEFAULT_RULES, 3)
+    assert all(e.chance is None for e in plain)
+    ranked, _ = evaluate(cells, rack, pool, sizes, bag, DEFAULT_RULES, 3, chance=(0, leaf))
+    assert [e.value for e in ranked] == [e.value for e in plain]  # the chance changes nothing else
+    assert len(seen) == sum(e.iterations for e in ranked)  # one leaf a playout
+    assert all(moved for _, _, moved, over in seen if not over)  # two plies after the candidate: the mover played last
+    tiles_now = len(pool) + len(rack)
+    assert all(tiles_now - 3 * 6 <= t < tiles_now for _, t, _, _ in seen)
+    assert all(e.chance is not None and 0.0 <= e.chance <= 1.0 for e in ranked)
+    # the lead at a playout's end is the lead before it plus the spread the playout earned (its value:
+    # no leave with the score-only static player)
+    leads, _ = evaluate(cells, rack, pool, sizes, bag, DEFAULT_RULES, 3, chance=(5, lambda lead, *_: lead))
+    assert all(e.chance == pytest.approx(e.value + 5) for e in leads)
+    with pytest.raises(ValueError, match="two players"):
+        evaluate(cells, rack, pool, [6, 6], bag, DEFAULT_RULES, 3, chance=(0, leaf))
+
+
 def test_the_iteration_budget_is_respected() -> None:
     cells, rack, pool, sizes, bag = position(midgame())
     never = Settings(candidates=5, iterations=10, minimum=1_000)  # no pruning before the budget ends

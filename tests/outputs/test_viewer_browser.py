@@ -264,18 +264,23 @@ def test_a_score_sheet_shows_the_chart_and_the_list_without_a_board(watched: Wat
 
 def test_the_win_chance_chart_marks_the_blunders_and_mistakes_and_steps_to_them(watched: Watched, tmp_path: Path) -> None:
     from qwirkle_tools.analysis.analyse import analyse
+    from qwirkle_tools.analysis.annotation import decisive_moments
 
     history = replay(loads((SAMPLES / "weak-play.json").read_bytes()))
     url = write_page(tmp_path, history, "weak-play")
     watched.open(url + "#turn=3")
     p = watched.page
-    assert p.locator("#win-box").is_visible() and p.locator("#win-title").text_content() == "Win chance of Ana"
-    marked = {(t.turn, t.win.kind) for t in analyse(history).turns
-              if t.win is not None and t.win.kind in ("blunder", "mistake")}
+    assert p.locator("#win-box").is_visible() and p.locator("#win-title").text_content() == "Win chance of Ana (estimated)"
+    assert "the lead and the tiles" in (p.locator("#win-title").get_attribute("title") or "")
+    analysis = analyse(history)
+    decisive = {t.turn for t in decisive_moments(analysis)}
+    marked = {(t.turn, t.win.kind or "decisive", "yes" if t.turn in decisive else "no") for t in analysis.turns
+              if t.win is not None and (t.win.kind in ("blunder", "mistake") or t.turn in decisive)}
     drawn = p.evaluate("() => [...document.querySelectorAll('#win-chart .mark')]"
-                       ".map((e) => [Number(e.dataset.n), e.dataset.kind])")
-    assert {(n, kind) for n, kind in drawn} == marked and marked
-    first = min(n for n, _ in marked)
+                       ".map((e) => [Number(e.dataset.n), e.dataset.kind, e.dataset.decisive])")
+    assert {(n, kind, d) for n, kind, d in drawn} == marked and marked
+    assert len(decisive) == 2 and p.locator("#win-chart .decisive-ring").count() == len(decisive)  # each player's worst
+    first = min(n for n, _, _ in marked)
     p.locator(f"#win-chart .mark[data-n='{first}']").click()
     assert watched.read()["turn"] == first
     assert p.locator("#win-chart .cursor").count() == 1

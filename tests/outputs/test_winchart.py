@@ -25,7 +25,8 @@ def test_the_series_is_the_first_players_chance_and_ends_with_the_result() -> No
     ax = fig.axes[0]
     assert ax.get_ylim() == (0.0, 1.0) and ax.get_title().startswith("Win chance: Ana - Ben")
     marked = {text.get_text() for text in ax.texts}
-    assert "63" in marked  # Ana's mistake of turn 63, the decisive one
+    assert "63 decisive" in marked  # Ana's turn 63, the decisive one (the endgame solved)
+    assert any(text.startswith("estimated from the lead") for text in marked)
     assert charts.render(fig, "png")[:8] == b"\x89PNG\r\n\x1a\n"
 
 

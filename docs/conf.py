@@ -39,7 +39,8 @@ autodoc_default_options = {"members": True, "undoc-members": True, "show-inherit
 
 html_theme = "furo"
 html_title = f"qwirkle-tools {version}"
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_js_files = ["search-order.js"]  # a Scorer for the search: the guides before the API (the file says how)
 html_show_sourcelink = False
 html_show_search_summary = False  # a summary fetches each page: refused from a page opened from disk (file://)
 html_theme_options = {"navigation_with_keys": True}

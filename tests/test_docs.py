@@ -5,7 +5,8 @@ The site is built once per run, as the README says (``sphinx-build -W -n --keep-
 site``), into a temporary folder. A broken link, a page left out of the contents and a docstring
 reference that does not resolve each fail a strict build of a small site made for the purpose. The
 built index and API page are opened in Chromium (as the viewer's tests do: ``tests/outputs/test_viewer_browser.py``)
-with every request outside the site refused and recorded.
+with every request outside the site refused and recorded, and its search is asked a club player's words:
+the guides come before the reference.
 """
 
 from __future__ import annotations
@@ -97,6 +98,7 @@ def test_a_broken_link_a_stray_page_and_an_unresolved_reference_fail_the_build(t
     source.mkdir()
     shutil.copy(DOCS / "conf.py", source)
     shutil.copytree(DOCS / "_ext", source / "_ext")
+    shutil.copytree(DOCS / "_static", source / "_static")
     page = "# Home\n\nSee [the guide](no-such-page.md) and {py:func}`qwirkle_tools.core.board.nothing`.\n"
     (source / "index.md").write_text(page, encoding="utf-8")
     (source / "stray.md").write_text("# Not in the contents\n", encoding="utf-8")
@@ -171,6 +173,41 @@ def test_the_search_finds_a_word_from_the_local_index_even_from_disk(site: Path,
     watched.page.wait_for_load_state("networkidle")
     assert watched.page.locator("#search-results li").count() > 0
     assert "notation.html" in watched.page.inner_html("#search-results")
+    assert refused == [] and watched.errors == []
+
+
+def searched(watched: Watched, site: Path, query: str) -> list[str]:
+    """The results of a search of the built site, in the order listed: each one's address (page and
+    anchor) as the results page gives it, once the search has finished."""
+    from urllib.parse import urlencode
+
+    watched.page.goto((site / "search.html").as_uri() + "?" + urlencode({"q": query}))
+    watched.page.wait_for_function("(document.querySelector('#search-results') || {}).textContent"
+                                   "?.includes('Search finished')", timeout=30_000)
+    return list(watched.page.eval_on_selector_all("#search-results li > a", "links => links.map(a => a.getAttribute('href'))"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("query", ["score sheet", "standings", "validate"])
+def test_the_search_lists_the_guides_before_the_reference(query: str, site: Path,
+                                                          offline: tuple[Watched, list[str]]) -> None:
+    """For an ordinary word a club player types, every guide page (docs/_static/search-order.js) comes
+    before the CLI reference and the API reference (Sphinx alone put six names of the API first for "standings")."""
+    watched, refused = offline
+    results = searched(watched, site, query)
+    tiers = [0 if r.startswith("api/") else 1 if r.startswith("cli.html") else 2 for r in results]
+    assert any(t == 0 for t in tiers) and any(t == 2 for t in tiers), results  # a query that finds both
+    assert tiers == sorted(tiers, reverse=True), results
+    if query == "standings":
+        assert results[0] == "club-players.html", results
+    assert refused == [] and watched.errors == []
+
+
+@pytest.mark.slow
+def test_a_search_for_a_name_of_the_code_lists_the_api_first(site: Path, offline: tuple[Watched, list[str]]) -> None:
+    watched, refused = offline
+    results = searched(watched, site, "qwirkle_tools.bots.standings")
+    assert results[0] == "api/bots.html#module-qwirkle_tools.bots.standings", results
     assert refused == [] and watched.errors == []
 
 

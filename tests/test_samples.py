@@ -22,7 +22,7 @@ EXPECTED = {
     "score-sheet.json": [],
     "296-295.qgn": [],
     "296-295-sheet.csv": [],
-    "club-night.qgn": [("qgn", None)],
+    "club-night.qgn": [("slip", 2)],
     "wrong-scores.json": [("score-mismatch", 5), ("score-mismatch", 10), ("result-mismatch", None)],
     "bookkeeping.json": [
         ("draw-count", 3), ("rack-mismatch", 5), ("tile-not-in-rack", 8), ("line-mixed", 8), ("line-mixed", 8),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..core.findings import MAX_FINDINGS, Finding, capped, placed
 from ..core.safetext import json_text
@@ -163,10 +163,15 @@ def check_source(source: Source, keep_record: bool = True, exact: bool = False,
     not ``None`` the record is replayed into a history, which the report
     keeps (with a state per turn if ``positions``), so that whoever needs
     the replay does not replay again."""
-    read, data, problems, broken, places = read_source(source, exact)
+    read, data, problems, broken, places, guesses = read_source(source, exact)
     if not read:
         return Report(source.path, source.index, problems)
     record, findings, history = _check(data, positions, broken)
+    if source.form == "qgn" and record is not None and len(problems) < MAX_FINDINGS and \
+            (guesses or broken or any(f.is_error for f in findings)):  # hand-written: one finding a slip
+        from .repair import read_as_meant
+
+        record, findings, problems, history = read_as_meant(data, findings, problems, broken, guesses, positions, history)
     if source.form == "json" and not exact and findings and source.text is not None and \
             inexact_integers(source.text):
         # an integer beyond 64 bits, read as a float, may be what is wrong: read
@@ -180,6 +185,30 @@ def check_source(source: Source, keep_record: bool = True, exact: bool = False,
     if not keep_record and not findings:
         record = None
     return Report(source.path, source.index, tuple(findings), record, history)
+
+
+def as_meant(path: str | os.PathLike[str]) -> tuple[Record, tuple[Finding, ...]]:
+    """The hand-written game in ``path`` as meant (each slip repaired) and its ``slip`` findings, for
+    ``rescore --repair``.
+
+    Raises:
+        InputError: the path cannot be read, or holds a corpus.
+        UnreadableRecord: a turn could not be read and no reading fits it, or the text is not a record.
+    """
+    from ..formats.sources import InputError, UnreadableRecord
+
+    found = list(sources([path]))
+    if len(found) != 1:
+        raise InputError(f"{path}: holds {len(found)} records; --repair reads one game")
+    source = found[0]
+    where = str(path)
+    report = check_source(source, positions=True)
+    history = report.history
+    unread = [f for f in report.findings if f.is_error and f.code in ("json", "qgn", "sheet", "schema", "too-large")]
+    if report.record is None or history is None or unread or any(t is None for t in history.turns):
+        raise UnreadableRecord(where, tuple(unread) or report.findings)
+    record = replace(report.record, turns=tuple(t for t in history.turns if t is not None))
+    return record, tuple(f for f in report.findings if f.code == "slip")
 
 
 def validate(paths: Iterable[str | os.PathLike[str]], keep_records: bool = False) -> Iterator[Report]:

@@ -10,6 +10,7 @@ import typer
 
 from ..core.errors import QwirkleError
 from ..core.safetext import json_text
+from ..core.text import count
 from .common import (
     DASK_HELP,
     EXIT_FINDINGS,
@@ -105,13 +106,18 @@ def rescore(
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write a corrected copy of the record here.")] = None,
     in_place: Annotated[bool, typer.Option("--in-place", help="Correct FILE itself (written atomically).")] = False,
     force: Annotated[bool, typer.Option("--force", help="Overwrite OUTPUT if it exists.")] = False,
+    repair: Annotated[bool, typer.Option("--repair", help=(
+        "Read a hand-written game (.qgn) as meant: each slip of the pen (a tile a cell off, two tiles swapped, a "
+        "tile misspelt, the other player's name, a turn written twice) repaired and listed; with -o or "
+        "--in-place the game as meant is written, in FILE's own format."))] = False,
 ) -> None:
     """Re-score every turn: claimed and computed scores, breakdowns, running totals.
 
     Differences are marked with '!'. With -o, writes a copy of the record with
-    the computed scores and result (never FILE itself, unless --in-place).
+    the computed scores and result (never FILE itself, unless --in-place);
+    with --repair, the game as meant, each slip listed first.
     Exit 0 when every claimed score is right, 1 when any differs (or the
-    result does), 2 when the command could not run.
+    result does, or --repair repaired a slip), 2 when the command could not run.
 
     Example:
 
@@ -121,7 +127,18 @@ def rescore(
     from ..analysis.rescore import rescore as run
 
     where = _record_target(output, file, in_place, force)
-    history = _history(file, positions=False)
+    if repair:
+        from ..analysis.validate import as_meant
+        from ..play.engine import replay
+
+        meant, slips = as_meant(file)
+        for f in slips:
+            _out(f"{file}:{f}")
+        _out(f"{count(len(slips), 'slip')} repaired" + ("" if slips else ": the game reads as written"))
+        history = replay(meant, positions=False)
+    else:
+        slips = ()
+        history = _history(file, positions=False)
     rescoring = run(history)
     text = None if where is None else _record_text(corrected(history), where)  # refused before any output
     if format is Format.json:
@@ -130,7 +147,7 @@ def rescore(
         _out(rescoring.text())
     if where is not None and text is not None:
         _write(where.path, text, force or in_place)
-    raise typer.Exit(EXIT_FINDINGS if rescoring.wrong else EXIT_OK)
+    raise typer.Exit(EXIT_FINDINGS if rescoring.wrong or (repair and slips) else EXIT_OK)
 
 
 @command

@@ -127,6 +127,13 @@ CODES: dict[str, tuple[Severity, str]] = {
     "result-mismatch": ("error", "The result's scores differ from the totals of the turns, or name the wrong number of players."),
     "bad-end": ("error", "The result's end (out, blocked, unfinished) contradicts the replay."),
     "after-end": ("error", "A turn recorded after the game ended: a player went out, or no tile left fits anywhere."),
+    # slips of the pen
+    "slip": ("error", "A slip of the pen in a hand-written game (a tile a cell off, two tiles swapped, a tile "
+                      "misspelt, the other player's name, a turn written twice), found where one reading near what "
+                      "was written is legal, scores what was written and leaves fewer errors: the finding says "
+                      "\"did you mean\" and the error as written, and the turns after are checked as meant."),
+    "unchecked": ("warning", "Turns of a hand-written game that could not be checked: a turn before them could not "
+                             "be read, so the board after it is not known (said once, with the turns)."),
     # the checker
     "too-many-findings": ("warning", "The record has more findings than are listed (see Limits): the first are "
                                      "listed, then this note with the number left out."),

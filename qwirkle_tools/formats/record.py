@@ -554,6 +554,10 @@ class Parsed:
     findings: tuple[Finding, ...] = ()
     broken: frozenset[int] = frozenset()
     places: Mapping[str, str] = field(default_factory=dict)
+    guesses: Mapping[int, tuple[dict[str, JSON], tuple[tuple[int, int, int, str], ...]]] = field(default_factory=dict)
+    """For a broken placement turn whose only mistake is a tile the reader cannot name at a cell it
+    can (``rz@1,-1``): the turn's data without those tiles, and for each its index among the
+    tiles, its cell and the text written (the validator looks for the tile meant)."""
 
 
 def loads(text: str | bytes) -> Record:

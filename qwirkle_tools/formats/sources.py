@@ -8,13 +8,14 @@ import os
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import BinaryIO, NamedTuple
 
 from ..core.errors import QwirkleError
 from ..core.findings import Finding, capped, line_and_column, make, placed
 from . import record as rec
 from . import schema
-from .jsontext import parse_json
+from .jsontext import JSON, parse_json
 from .record import Parsed, Record
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -105,6 +106,9 @@ def parse_written(text: bytes, form: str) -> Parsed:
     return parse_sheet(decoded)
 
 
+EMPTY_GUESSES: Mapping[int, tuple[dict[str, JSON], tuple[tuple[int, int, int, str], ...]]] = MappingProxyType({})
+
+
 class Read(NamedTuple):
     """What reading a record's text gives (see :func:`read_source`)."""
 
@@ -113,6 +117,7 @@ class Read(NamedTuple):
     findings: tuple[Finding, ...]
     broken: frozenset[int]
     places: Mapping[str, str]
+    guesses: Mapping[int, tuple[dict[str, JSON], tuple[tuple[int, int, int, str], ...]]] = EMPTY_GUESSES
 
 
 def read_source(source: Source, exact: bool) -> Read:
@@ -127,7 +132,7 @@ def read_source(source: Source, exact: bool) -> Read:
         return Read(False, None, (make("empty-file", None, "", "holds no record (every line is blank)"),), frozenset(), {})
     if source.form != "json":
         parsed = parse_written(source.text, source.form)
-        return Read(bool(parsed.data), parsed.data, parsed.findings, parsed.broken, parsed.places)
+        return Read(bool(parsed.data), parsed.data, parsed.findings, parsed.broken, parsed.places, parsed.guesses)
     data, problem = parse_source(source.text, exact)
     if problem is not None:
         return Read(False, None, (problem,), frozenset(), {})
@@ -136,7 +141,7 @@ def read_source(source: Source, exact: bool) -> Read:
 
 def source_data(source: Source, exact: bool) -> tuple[bool, object, tuple[Finding, ...], frozenset[int]]:
     """:func:`read_source` without the places."""
-    read, data, findings, broken, _ = read_source(source, exact)
+    read, data, findings, broken, _, _ = read_source(source, exact)
     return read, data, findings, broken
 
 
@@ -419,7 +424,7 @@ def load_records(path: str | os.PathLike[str]) -> list[Loaded]:
 
 def _read(source: Source) -> Loaded:
     where = f"{source.path}:{source.index}" if source.index else source.path
-    _, data, problems, _, places = read_source(source, exact=True)
+    _, data, problems, _, places, _ = read_source(source, exact=True)
     if any(f.is_error for f in problems):  # (a slip read past, a warning, leaves the record readable)
         raise UnreadableRecord(where, tuple(capped(list(problems))))
     findings = schema.check(data)

@@ -125,6 +125,27 @@ def test_rescore_writes_a_corrected_copy_safely(tmp_path: Path) -> None:
     assert not [p for p in os.listdir(tmp_path) if p.endswith(".tmp")]
 
 
+def test_rescore_repair_writes_the_game_as_meant_in_its_own_format(tmp_path: Path) -> None:
+    game = ("Players: Ana, Ben\n1. Ana rc@0,0 rd@1,0 2\n2. Ben rs@0,1 rz@1,1 6\n"
+            "3. Ana rx@2,0 3\n4. Ben rl@3,1 5\n")  # rz for rc, and a tile a cell off: rl@3,1 for rl@2,1
+    src = tmp_path / "club.qgn"
+    src.write_text(game)
+    code, stdout, _ = run("rescore", str(src))  # without --repair: the misspelt tile is unreadable
+    assert code == 1
+    out = tmp_path / "meant.qgn"
+    code, stdout, _ = run("rescore", str(src), "--repair", "-o", str(out))
+    assert code == 1 and src.read_text() == game  # slips repaired: the input was wrong, and is left as it was
+    lines = stdout.splitlines()
+    assert lines[0].startswith(f"{src}:turn 2: slip: line 3, column 15: 'rz' is not a tile")
+    assert "did you mean rs@0,1 rc@1,1" in lines[0] and lines[2] == "2 slips repaired"
+    assert lines[1].startswith(f"{src}:turn 4: slip: a tile written a cell off? did you mean rl@2,1 ")
+    written = out.read_text()
+    assert "2. Ben rs@0,1 rc@1,1 6" in written and "4. Ben rl@2,1 5" in written
+    assert run("validate", str(out))[0] == 0
+    assert run("rescore", str(out), "--repair")[0] == 0  # nothing left to repair
+    assert run("rescore", str(src), "--repair", "-o", str(out))[0] == 2  # never over a file without --force
+
+
 def test_rescore_writes_through_links_and_refuses_devices(tmp_path: Path) -> None:
     real = tmp_path / "real.json"
     real.write_text((SAMPLES / "wrong-scores.json").read_text())

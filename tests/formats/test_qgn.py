@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -178,18 +179,26 @@ def simulated_games() -> list[dict[str, Any]]:
 
 @pytest.mark.slow
 def test_simulated_games_round_trip_and_validate_alike() -> None:
+    from qwirkle_tools.analysis.repair import errors
+
     kinds: set[str] = set()
+    slips = 0
     for data in simulated_games():
         record = from_data(data)
         assert_round_trips(record)
         text = format_qgn(record)
         as_json = check_source(Source("game.json", 0, dumps(record).encode()))
         as_qgn = check_source(Source("game.qgn", 0, text.encode()))
-        assert as_qgn.findings == as_json.findings
+        if as_json.valid:
+            assert as_qgn.findings == as_json.findings
+        else:  # a hand-written game's slips are looked for (qwirkle_tools.analysis.repair): one finding each
+            assert 0 < errors(as_qgn.findings) <= errors(as_json.findings)
+            slips += sum(f.code == "slip" for f in as_qgn.findings)
         kinds.update(t["action"] for t in data["turns"])
         kinds.update(k for t in data["turns"] for k in ("comment", "rack", "draw") if k in t)
         kinds.update(k for k in data.get("setup", {}))
     assert kinds >= {"place", "exchange", "pass", "comment", "rack", "draw", "board", "bag", "racks", "scores"}
+    assert slips  # (the passes put in turn the order round: read as the player whose turn it is)
 
 
 @pytest.mark.parametrize("name", ["mistakes.json", "bookkeeping.json", "illegal-moves.json", "wrong-scores.json",
@@ -198,8 +207,14 @@ def test_a_record_and_its_notation_get_the_same_findings(name: str) -> None:
     raw = (SAMPLES / name).read_bytes()
     as_json = check_source(Source(name, 0, raw))
     as_qgn = check_source(Source("game.qgn", 0, format_qgn(from_data(json.loads(raw))).encode()))
-    assert as_qgn.findings == as_json.findings
     assert bool(as_json.findings) == (name != "score-sheet.json")
+    # the notation is hand-written: a slip is looked for, one finding that names the error as written
+    # (qwirkle_tools.analysis.repair); the rest are the record's own
+    slips = [f for f in as_qgn.findings if f.code == "slip"]
+    assert all(any(f"as written: {g.code}, {g.message}" in f.message for g in as_json.findings) for f in slips)
+    codes = Counter(f.code for f in as_json.findings)
+    codes.subtract(f.code for f in as_qgn.findings if f.code != "slip")
+    assert min(codes.values(), default=0) >= 0 and len(as_qgn.findings) <= len(as_json.findings)
 
 
 def test_what_the_notation_cannot_hold_is_listed() -> None:
@@ -280,7 +295,17 @@ def test_the_rest_of_the_file_is_still_read() -> None:
     assert len(parsed.data["turns"]) == 4 and parsed.data["turns"][2]["tiles"][0]["tile"] == "red-square"
     assert parsed.data["result"] == {"scores": [3, 2]}
     report = check_source(Source("game.qgn", 0, text.encode()))
-    assert [f.code for f in report.findings][:2] == ["qgn", "qgn"]  # the replay goes on past the unread turns
+    # the misspelt tile is looked for: every red tile but the circle fits, the first is read and the
+    # turns after are checked (the reader's findings first, then the replay's)
+    assert [f.code for f in report.findings] == ["qgn", "slip"]
+    slip = report.findings[1]
+    assert slip.message.startswith("line 3, column 8: 'rz' is not a tile: a tile misspelt? did you mean rx@0,1 (legal, "
+                                   "and scores the 2 written)? (rd, rs, rt or rl would do as well there; rx is read)")
+    assert slip.excerpt == parsed.findings[0].excerpt and slip.turn == 2
+    later = check_source(Source("game.qgn", 0, (HEAD + "1. Ana rc@0,0 1\n2. Ben ??\n3. Ana rs@1,0 2\n4. Ben rs@2,0 2\n")
+                                .encode()))
+    assert [f.code for f in later.findings] == ["qgn", "unchecked"]  # the turns after an unread one: said once
+    assert later.findings[1].message.startswith("turns 3-4 not checked: turn 2 could not be read")
 
 
 def test_a_misnumbered_turn_is_a_warning_and_is_read() -> None:

@@ -29,7 +29,7 @@ from ...core.tiles import BY_TEXT, RACK_SIZE, TILE_COUNT, Tile
 from ..jsontext import JSON
 from ..record import Parsed, placement_data
 from ..schema import MAX_PLAYERS, MAX_TURNS, PAST_MAX_TURNS
-from .slips import header_slip, names_near, number_slip, spaced_names, unscored
+from .slips import header_slip, misspelt, names_near, number_slip, spaced_names, unnumbered, unscored
 from .tokens import (
     BARE_KEY,
     BLANKS,
@@ -82,6 +82,7 @@ class _Reader:
         self.setup: dict[str, JSON] = {}
         self.turns: list[dict[str, JSON]] = []
         self.broken: set[int] = set()
+        self.guesses: dict[int, tuple[dict[str, JSON], tuple[tuple[int, int, int, str], ...]]] = {}
         self.findings: list[Finding] = []
         self.stopped = False
         self.seen: set[str] = set()
@@ -113,7 +114,7 @@ class _Reader:
         if "players" not in self.seen:
             self.findings.insert(0, make("qgn", None, "/players", "no 'Players:' line: name the players in seat "
                                                                   "order, e.g. 'Players: Ana, Ben'"))
-        return Parsed(data, tuple(self.findings), frozenset(self.broken))
+        return Parsed(data, tuple(self.findings), frozenset(self.broken), guesses=self.guesses)
 
     def mistake(self, number: int, line: str, column: int, message: str, pointer: str = "", code: str = "qgn") -> None:
         if self.stopped:  # (the line that reached the cap may hold a second mistake)
@@ -141,7 +142,7 @@ class _Reader:
     def read_line(self, number: int, line: str) -> bool:
         """Reads a line that holds more than white space; whether to go on."""
         self.at = (number, line)
-        if TURN_START.match(line):
+        if TURN_START.match(line) or (self.names is not None and bool(self.turns) and unnumbered(line, self.folded)):
             start: int | None = 0
             plain = '"' not in line and "{" not in line
             while start is not None and not self.stopped:  # (a second turn on the line starts at ``start``)
@@ -187,9 +188,9 @@ class _Reader:
         if name == "players":
             self.read_players(line, value_at)
         elif name == "rules":
-            self.data["rules"] = self.read_rules(line, value_at)
+            self.data["rules"] = _rules(line, value_at)
         elif name == "result":
-            self.result = self.read_result(line, value_at)
+            self.result = _result(line, value_at)
         elif name == "setup-board":
             self.setup["board"] = [placement_data(_placement(t))
                                    for t in _at_most(tokens(line, value_at), TILE_COUNT, "tiles on the board")]
@@ -245,28 +246,6 @@ class _Reader:
                 return
             i = j + 1
 
-    def read_rules(self, line: str, at: int) -> dict[str, JSON]:
-        rules: dict[str, JSON] = {}
-        for t in tokens(line, at):
-            key, eq, value = t.text.partition("=")
-            if t.kind != "word" or key not in RULE_KEYS or not eq:
-                raise Mistake(t.column, f"expected a rule like qwirkle_bonus=6 ({', '.join(RULE_KEYS)}), "
-                                         f"got {t.shown()}")
-            rules[key] = _number(value, t.column + len(key) + 1, "a whole number")
-        return rules
-
-    def read_result(self, line: str, at: int) -> dict[str, JSON]:
-        result: dict[str, JSON] = {}
-        for t in tokens(line, at):
-            if t.kind == "word" and t.text in ENDS and "end" not in result:
-                result["end"] = t.text
-            elif t.kind == "word" and SCORES.fullmatch(t.text) and "scores" not in result and "end" not in result:
-                result["scores"] = _scores(t.text, t.column)
-            else:
-                raise Mistake(t.column, f"expected the scores (like 296-295) and how the game ended "
-                                         f"({', '.join(ENDS)}), got {t.shown()}")
-        return result
-
     def read_tiles_or_count(self, parts: list[Token], most: int, column: int) -> JSON:
         if len(parts) == 1 and INT.fullmatch(parts[0].text):
             return _number(parts[0].text, parts[0].column, "a number of tiles", most)
@@ -306,20 +285,31 @@ class _Reader:
         pointer = f"/turns/{index}"
         try:
             read = _TurnReader(tokens(line, start, plain), line)
-            head = read.next()
-            written = int(head.text[:-1]) if head.text.endswith(".") and DIGITS.fullmatch(head.text[:-1]) and \
-                len(head.text) <= MAX_DIGITS else None
-            if written is None:
-                raise Mistake(head.column, f"expected a turn number like '{index + 1}.', got {head.shown()}")
-            last, self.written = self.written, written  # the next turn's number is checked against this one
-            if written != index + 1 and (last is None or written != last + 1):  # (see number_slip)
-                self.warn("turn-number", head.column, number_slip(written, last, index), pointer)
+            head = read.peek()
+            if head is not None and head.kind == "word" and head.text.casefold() in self.folded:  # the number left out
+                self.warn("turn-number", head.column, f"a turn without its number: read as the {ordinal(index + 1)} "
+                                                      f"turn of the game (number it '{index + 1}.')", pointer)
+                self.written = index + 1 if self.written is None else self.written + 1  # (the next is in sequence)
+            else:
+                head = read.next()
+                written = int(head.text[:-1]) if head.text.endswith(".") and DIGITS.fullmatch(head.text[:-1]) and \
+                    len(head.text) <= MAX_DIGITS else None
+                if written is None:
+                    raise Mistake(head.column, f"expected a turn number like '{index + 1}.', got {head.shown()}")
+                last, self.written = self.written, written  # the next turn's number is checked against this one
+                if written != index + 1 and (last is None or written != last + 1):  # (see number_slip)
+                    self.warn("turn-number", head.column, number_slip(written, last, index), pointer)
             player = read.peek()
-            if player is None:
-                raise Mistake(head.column + len(head.text), "expected the player (a name or a seat number) "
-                                                             "after the turn number")
+            if player is None or head is None:
+                raise Mistake(len(line) + 1 if head is None else head.column + len(head.text),
+                              "expected the player (a name or a seat number) after the turn number")
             turn["player"] = self.read_player(read.next())
             turn.update(read.turn())
+            if read.unknown:  # the turn as read, less the tiles it cannot name: the validator may find them
+                self.guesses[index] = (dict(turn), tuple((i, x, y, text) for i, x, y, text, _ in read.unknown))
+                turn.clear()
+                turn.update({"player": 0, "action": "pass"})  # (the data keep the stand-in)
+                raise read.unknown[0][4]
             if not self.scored or "score" not in turn:  # (the common turn, scored after another, costs one test)
                 self.check_score(turn, read.unscored_at, index)
             second = read.peek()  # only a turn number is left unread by read.turn()
@@ -383,6 +373,7 @@ class _TurnReader:
         self.ahead = next(parts, None)
         self.end = len(line) + 1
         self.unscored_at = 0  # where the score would be written, when it is not
+        self.unknown: list[tuple[int, int, int, str, Mistake]] = []  # a tile not named: its index, cell, text
 
     def peek(self) -> Token | None:
         return self.ahead
@@ -429,7 +420,15 @@ class _TurnReader:
             self.next()
             turn["action"] = "pass"
         elif "@" in word:
-            placed = [placement_data(_placement(t)) for t in self.run(_is_placement, "tiles placed in one turn")]
+            placed = []
+            for i, t in enumerate(self.run(_is_placement, "tiles placed in one turn")):
+                try:
+                    placed.append(placement_data(_placement(t)))
+                except Mistake as m:  # a tile it cannot name at a cell it can: read on, and tell (see read_turn)
+                    cell = misspelt(t.text)
+                    if cell is None:
+                        raise
+                    self.unknown.append((i, *cell, m))
             turn["action"] = "place"
             turn["tiles"] = placed
         else:
@@ -521,6 +520,29 @@ def _racks_of(parts: Iterator[Token], most: int) -> Iterator[Token]:
 
 
 # -- small readers -------------------------------------------------------------
+
+def _rules(line: str, at: int) -> dict[str, JSON]:
+    rules: dict[str, JSON] = {}
+    for t in tokens(line, at):
+        key, eq, value = t.text.partition("=")
+        if t.kind != "word" or key not in RULE_KEYS or not eq:
+            raise Mistake(t.column, f"expected a rule like qwirkle_bonus=6 ({', '.join(RULE_KEYS)}), "
+                                     f"got {t.shown()}")
+        rules[key] = _number(value, t.column + len(key) + 1, "a whole number")
+    return rules
+
+def _result(line: str, at: int) -> dict[str, JSON]:
+    result: dict[str, JSON] = {}
+    for t in tokens(line, at):
+        if t.kind == "word" and t.text in ENDS and "end" not in result:
+            result["end"] = t.text
+        elif t.kind == "word" and SCORES.fullmatch(t.text) and "scores" not in result and "end" not in result:
+            result["scores"] = _scores(t.text, t.column)
+        else:
+            raise Mistake(t.column, f"expected the scores (like 296-295) and how the game ended "
+                                     f"({', '.join(ENDS)}), got {t.shown()}")
+    return result
+
 
 def _tile(t: Token) -> Tile:
     return _tile_at(t.text, t.column)

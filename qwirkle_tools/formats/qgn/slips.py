@@ -10,11 +10,12 @@ column. Nothing here reads a file or keeps state.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from itertools import islice
 
 from ...core.text import ordinal
 from ..schema import MAX_PLAYERS
-from .tokens import HEADER_CUTOFF, RESERVED, Mistake, near, tokens
+from .tokens import HEADER_CUTOFF, INT, MAX_DIGITS, RESERVED, Mistake, near, tokens
 
 NAME_CUTOFF = 0.6
 """How close a word must be to a player's name to be read as it (``Anna``
@@ -101,9 +102,37 @@ def names_near(word: str, names: list[str]) -> list[str]:
     return [n for n in names if n in meant]
 
 
+def unnumbered(line: str, names: Mapping[str, object]) -> bool:
+    """Whether the line is a turn written without its number: a player's name (``names``: casefolded),
+    then a move.
+
+    >>> unnumbered("Ana rc@0,0 4", {"ana": [0]}), unnumbered("Ana: a header", {"ana": [0]})
+    (True, False)
+    """
+    words = line.split(None, 2)
+    if len(words) < 2 or words[0].endswith(":") or words[0].casefold() not in names:
+        return False
+    return "@" in words[1] or words[1] in ("exchange", "pass", "-")
+
+
+def misspelt(text: str) -> tuple[int, int, str] | None:
+    """The cell and the tile's text of a placement whose cell reads but whose tile may not (``rz@1,-1``).
+
+    >>> misspelt("rz@1,-1"), misspelt("rz@1"), misspelt("rz@a,1")
+    ((1, -1, 'rz'), None, None)
+    """
+    name, _, where = text.partition("@")
+    x, comma, y = where.partition(",")
+    if not comma or not INT.fullmatch(x) or not INT.fullmatch(y) or len(x) > MAX_DIGITS or len(y) > MAX_DIGITS \
+            or len(name) > 30:
+        return None
+    return int(x), int(y), name
+
+
 def unscored(index: int) -> str:
     """The warning for the turn at ``index`` (0-based), a placement with no score."""
     return f"the {ordinal(index + 1)} turn has no score: the validator computes it (write the points after the move)"
 
 
-__all__ = ["NAME_CUTOFF", "header_slip", "names_near", "number_slip", "spaced_names", "unscored"]
+__all__ = ["NAME_CUTOFF", "header_slip", "misspelt", "names_near", "number_slip", "spaced_names", "unnumbered",
+           "unscored"]

@@ -88,8 +88,19 @@ class Rescoring:
             )
         diffs = self.differences
         out.append("final: " + ", ".join(f"{n} {t}" for n, t in zip(names, self.totals))
-                   + f"; {diffs} {plural(diffs, 'turn score differs', 'turn scores differ')}")
+                   + f"; {diffs} {plural(diffs, 'turn score differs', 'turn scores differ')}" + self._totals_text(names))
         return "\n".join(out)
+
+    def _totals_text(self, names: list[str]) -> str:
+        """``; the total written for Ana is 290, the turns add up to 295``: each claimed total that is wrong."""
+        claimed = self.claimed_totals
+        if claimed is None or claimed == self.totals:
+            return ""
+        if len(claimed) != len(self.totals):
+            return f"; the result gives {len(claimed)} totals for {len(self.totals)} players"
+        wrong = [f"the total written for {n} is {c}, the turns add up to {t}"
+                 for n, c, t in zip(names, claimed, self.totals) if c != t]
+        return "; " + "; ".join(wrong)
 
 
 def rescore(game: Record | History) -> Rescoring:

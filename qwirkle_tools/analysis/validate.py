@@ -172,6 +172,10 @@ def check_source(source: Source, keep_record: bool = True, exact: bool = False,
         from .repair import read_as_meant
 
         record, findings, problems, history = read_as_meant(data, findings, problems, broken, guesses, positions, history)
+    elif source.form == "csv" and record is not None and sum(f.code == "result-mismatch" for f in findings) > 1:
+        from .sheetslips import sheet_slips
+
+        findings = sheet_slips(record, findings)
     if source.form == "json" and not exact and findings and source.text is not None and \
             inexact_integers(source.text):
         # an integer beyond 64 bits, read as a float, may be what is wrong: read

@@ -131,7 +131,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "slip": ("error", "A slip of the pen in a hand-written game (a tile a cell off, two tiles swapped, a tile "
                       "misspelt, the other player's name, a turn written twice), found where one reading near what "
                       "was written is legal, scores what was written and leaves fewer errors: the finding says "
-                      "\"did you mean\" and the error as written, and the turns after are checked as meant."),
+                      "\"did you mean\" and the error as written, and the turns after are checked as meant; on a "
+                      "score sheet, totals off the way two swapped cells or a row left out make them."),
     "unchecked": ("warning", "Turns of a hand-written game that could not be checked: a turn before them could not "
                              "be read, so the board after it is not known (said once, with the turns)."),
     # the checker

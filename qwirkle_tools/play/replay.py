@@ -35,6 +35,7 @@ pass is judged by the rack only when the whole rack is.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from ..core.board import STEP_X, STEP_Y, Board, Placement, cell_text
 from ..core.findings import Finding
@@ -67,6 +68,7 @@ class Replay:
         self.board_known = True
         self.totals = [0] * n
         self.claimed = [0] * n
+        self.told = [0] * n  # each player's claimed less computed points over the turns told as score-mismatch
         self.totals_known = True
         self.expected: int | None = None
         self.ended: str | None = None
@@ -183,6 +185,7 @@ class Replay:
         other.findings = notes.kept
         other.ledger = self.ledger.copy(notes)
         other.cells, other.totals, other.claimed = dict(self.cells), list(self.totals), list(self.claimed)
+        other.told = list(self.told)
         other.opening = {p: list(r) for p, r in self.opening.items()}
         other.played = list(self.played)
         return other
@@ -252,6 +255,7 @@ class Replay:
                 shown = str(judgement.score.with_end_bonus(bonus)) if judgement is not None else points
                 self.notes.add("score-mismatch", n, f"{base}/score",
                                f"{ledger.who[p]} claims {turn.score}, the turn scores {shown}")
+                self.told[p] += turn.score - points
         else:
             points = turn.score or 0
         self.totals[p] += points
@@ -410,10 +414,27 @@ def _check_scores(game: Replay, scores: Sequence[int]) -> None:
     elif game.totals_known:
         for p, claimed in enumerate(scores):
             if claimed != game.totals[p]:
+                if claimed == game.claimed[p] and claimed - game.totals[p] == game.told[p] and _told_with(game, p, claimed):
+                    continue  # the total of the scores written: wrong only by the turns told, and said with them
                 extra = (f" (the claimed turn scores add up to {game.claimed[p]})"
                          if game.claimed[p] != game.totals[p] else "")
                 game.notes.add("result-mismatch", None, f"/result/scores/{p}",
                                f"the result gives {game.ledger.who[p]} {claimed}, the turns add up to {game.totals[p]}{extra}")
+
+
+def _told_with(game: Replay, p: int, claimed: int) -> bool:
+    """Says a total written that is the sum of the scores written, wrong only by turns already told
+    as ``score-mismatch``, with the last of them; whether it could (the finding was kept)."""
+    kept = game.notes.kept
+    who = f"{game.ledger.who[p]} claims "
+    for k in range(len(kept) - 1, -1, -1):
+        f = kept[k]
+        if f.code == "score-mismatch" and f.message.startswith(who):
+            off = claimed - game.totals[p]
+            kept[k] = replace(f, message=f"{f.message}; so the total written, {claimed}, is {abs(off)} "
+                                         f"{'more' if off > 0 else 'less'} than the turns add up to")
+            return True
+    return False
 
 
 def _check_end(game: Replay, end: str) -> None:

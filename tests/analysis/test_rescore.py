@@ -32,7 +32,7 @@ def test_text_marks_the_differences_and_ends_with_the_totals() -> None:
     text = rescore(from_data(small())).text().splitlines()
     assert text[0].split()[:4] == ["turn", "player", "action", "tiles"]
     assert "!" in text[2] and "!" not in text[1]
-    assert text[-1] == "final: Ana 6, Ben 3; 1 turn score differs"
+    assert text[-1] == "final: Ana 6, Ben 3; 1 turn score differs; the total written for Ben is 5, the turns add up to 3"
 
 
 def test_corrected_record_takes_the_computed_scores_and_validates() -> None:

@@ -22,8 +22,8 @@ and scoring the same, then a later move that meets them):
 A reading of a placement is kept only if the move is legal there and scores what was written (the
 claim, the end bonus allowed for); of all, the one that leaves the fewest errors in the whole game
 is taken, the turn's own first, then the nearest cell. Where no reading helps, the errors stay as
-they were. The search is bounded (:data:`MOST` repairs, :data:`REPLAYS` replays a record): a
-record of a thousand errors is not searched for a thousand repairs.
+they were. The search is bounded (:data:`MOST` repairs, :data:`REPLAYS` replays a record, :data:`REPLAYED_TURNS`
+turns replayed): a record of a thousand errors is not searched for a thousand repairs.
 """
 
 from __future__ import annotations
@@ -46,6 +46,9 @@ MOST = 12
 """The most slips repaired in one record."""
 REPLAYS = 400
 """The most whole-game replays one record's search may make (each reading kept is replayed)."""
+REPLAYED_TURNS = 40_000
+"""The most turns one record's search may replay in all: a record of 10,000 turns gets 4 replays
+(a replay costs about 11 microseconds a turn here: at most about half a second)."""
 STEPS = tuple(sorted(((dx, dy) for dx in range(-2, 3) for dy in range(-2, 3) if (dx, dy) != (0, 0)),
                      key=lambda d: (abs(d[0]) + abs(d[1]), d)))
 """How far a tile may have been written from its cell: a cell or two, the nearest first."""
@@ -171,7 +174,7 @@ def repair(record: Record, turns: Sequence[Turn | None], guesses: dict[int, Gues
     guesses = dict(guesses or {})
     history = replay(record, current)
     found: list[Repair] = []
-    budget = [REPLAYS]
+    budget = [min(REPLAYS, REPLAYED_TURNS // max(1, len(current)))]  # (a long record: fewer replays)
     names = tuple(record.names)
     while len(found) < MOST and budget[0] > 0:
         first = _first_error(history, current, guesses)
@@ -331,5 +334,5 @@ def read_as_meant(data: object, findings: list[Finding], problems: tuple[Finding
     return record, capped([*schema_found, *ordered]), kept, replayed if positions is not None else None
 
 
-__all__ = ["MOST", "REPLAYS", "SAID", "STEPS", "WINDOW", "Guess", "Repair", "alternatives", "errors", "near_tiles",
-           "read_as_meant", "repair"]
+__all__ = ["MOST", "REPLAYED_TURNS", "REPLAYS", "SAID", "STEPS", "WINDOW", "Guess", "Repair", "alternatives", "errors",
+           "near_tiles", "read_as_meant", "repair"]

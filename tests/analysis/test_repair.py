@@ -7,7 +7,7 @@ import pytest
 from slipped import KINDS, slipped
 
 from qwirkle_tools.analysis import repair as repair_module
-from qwirkle_tools.analysis.repair import REPLAYS, near_tiles
+from qwirkle_tools.analysis.repair import REPLAYED_TURNS, REPLAYS, near_tiles
 from qwirkle_tools.analysis.validate import check_source
 from qwirkle_tools.formats.sources import Source
 
@@ -55,3 +55,13 @@ def test_the_search_is_bounded_on_a_game_of_many_errors(monkeypatch: pytest.Monk
     lines += [f"{n}. {'Ben' if n % 2 == 0 else 'Ana'} bt@{3 * n},{n} bx@{3 * n + 1},{n} 5" for n in range(2, 120)]
     found = findings("\n".join(lines) + "\n")
     assert len(calls) <= REPLAYS and len(found) > 100
+
+
+def test_a_long_record_is_searched_within_its_bound_of_turns_replayed(monkeypatch: pytest.MonkeyPatch) -> None:
+    replayed = []
+    real = repair_module.check
+    monkeypatch.setattr(repair_module, "check", lambda record, turns: replayed.append(len(turns)) or real(record, turns))
+    lines = ["Players: Ana, Ben", "1. Ana rc@0,0 rs@1,0 2"]
+    lines += [f"{n}. {'Ben' if n % 2 == 0 else 'Ana'} bt@{3 * n},{n} bx@{3 * n + 1},{n} 5" for n in range(2, 4000)]
+    found = findings("\n".join(lines) + "\n")
+    assert sum(replayed) <= REPLAYED_TURNS and len(found) > 500  # (the findings are capped at 1,000)

@@ -456,6 +456,11 @@ def ours(traceback: str) -> list[str]:
     return [f"{f}:{n}" for f, n in frames if f.startswith(str(ROOT / "qwirkle_tools"))]
 
 
+STARTUP = "Failed checking if argv[0] is an import path entry"
+"""What CPython itself prints when Ctrl-C lands while it looks at the script's path, before any of the
+command's code runs; it then goes on and runs the command (seen once in 40 runs on a loaded machine)."""
+
+
 @pytest.mark.slow
 def test_ctrl_c_at_random_moments_of_the_console_scripts_first_200_ms(tmp_path: Path) -> None:
     command = [*entry_point("console script"), "validate", str(ROOT / "sample_games" / "complete-2p.json")]
@@ -471,7 +476,7 @@ def test_ctrl_c_at_random_moments_of_the_console_scripts_first_200_ms(tmp_path: 
         seen.append((delay, proc.returncode, ours(err)))
         # else killed before Python's own handler was in place (-2), or at the interpreter's start (its traceback)
         assert not ours(err), (delay, err)
-        if proc.returncode in (0, 130):
+        if proc.returncode in (0, 130) and not err.startswith(STARTUP):
             assert err in ("", "qwirkle: interrupted\n"), err
     assert {code for _, code, _ in seen} & {130}, seen  # (some landed while the command ran)
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..core.board import Placement, format_move
 from ..core.findings import Finding, capped, make
@@ -116,6 +116,8 @@ class Repair:
     names: tuple[str, ...] = ()
     others: tuple[Turn, ...] = ()
     """Other readings as good (as legal, scoring as written, leaving as few errors): the first is read."""
+    readings: tuple[Turn, ...] = ()
+    """Every reading that fit (a misspelt tile's: looked at again once the game is read as meant)."""
 
     def reading(self) -> str:
         """The reading meant: ``did you mean rs@2,1 rl@3,1 (legal, and scores the 6 written)?``."""
@@ -123,6 +125,8 @@ class Repair:
             return f"turn {self.turn} repeats turn {self.turn - 1}: read once."
         if self.kind == "player":
             p = self.meant.player
+            if len(self.names) > 2:
+                return f"read as {self.names[p]}'s turn (it is {self.names[p]}'s)."
             who = self.names[p] if p < len(self.names) else f"seat {p + 1}"
             return f"read as {who}'s turn (it is {who}'s)."
         claim = "" if self.meant.score is None else f" (legal, and scores the {self.meant.score} written)"
@@ -133,9 +137,11 @@ class Repair:
         if not self.others or self.meant is None:
             return ""
         mine = self.meant.tiles or ()
-        swaps = [[b for a, b in zip(mine, t.tiles or ()) if a != b] for t in self.others]
-        if all(len(d) == 1 and len(t.tiles or ()) == len(mine) for d, t in zip(swaps, self.others)):
-            shown = [d[0].tile.short for d in swaps]
+        swaps = [[(a, b) for a, b in zip(mine, t.tiles or ()) if a != b] for t in self.others]
+        same_cell = all(len(d) == 1 and len(t.tiles or ()) == len(mine) and d[0][0].key == d[0][1].key
+                        for d, t in zip(swaps, self.others))
+        if same_cell:
+            shown = list(dict.fromkeys(d[0][1].tile.short for d in swaps))
             listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
             read = next(a.tile.short for a, b in zip(mine, self.others[0].tiles or ()) if a != b)
             return f" ({listed} would do as well there; {read} is read)"
@@ -146,7 +152,8 @@ class Repair:
         """The finding's message: the slip, the reading meant, and the error it explains."""
         why = "" if self.cause is None else f"; as written: {self.cause.code}, {self.cause.message}" \
             + ("" if self.cause.turn in (None, self.turn) else f" (turn {self.cause.turn})")
-        return f"{SAID[self.kind]}? {self.reading()} The turns after are checked as meant" + why
+        said = "another player's name" if self.kind == "player" and len(self.names) > 2 else SAID[self.kind]
+        return f"{said}? {self.reading()} The turns after are checked as meant" + why
 
     def finding(self, read: Finding | None = None) -> Finding:
         """The finding; ``read``: the reader's mistake it answers (a tile it could not name), whose
@@ -176,14 +183,16 @@ def repair(record: Record, turns: Sequence[Turn | None], guesses: dict[int, Gues
     found: list[Repair] = []
     budget = [min(REPLAYS, REPLAYED_TURNS // max(1, len(current)))]  # (a long record: fewer replays)
     names = tuple(record.names)
+    passed: set[int] = set()  # turns looked at with no reading that helps: the search goes on after them
     while len(found) < MOST and budget[0] > 0:
-        first = _first_error(history, current, guesses)
+        first = _first_error(history, current, guesses, passed)
         if first is None:
             break
         k, cause = first
         now = errors(history.findings)
-        best: tuple[tuple[int, int, int], int, str, Turn | None, list[Turn | None]] | None = None
-        ties: list[tuple[int, int, Turn | None]] = []  # (errors left, turn, reading) of each reading kept
+        best: tuple[tuple[int, int, int, int], int, str, Turn | None, list[Turn | None]] | None = None
+        others: tuple[Turn, ...] = ()
+        ties: list[tuple[tuple[int, int], int, Turn | None]] = []  # (errors near and left, turn, reading) of each kept
         for j in range(k, max(-1, k - 1 - WINDOW), -1):
             for rank, (kind, meant, changed) in enumerate(alternatives(record, history, current, j, guesses)):
                 if budget[0] <= 0:
@@ -194,29 +203,66 @@ def repair(record: Record, turns: Sequence[Turn | None], guesses: dict[int, Gues
                 own = any(f.is_error and f.turn == j + 1 for f in findings)  # the reading must be right itself
                 if own or (left >= now and j not in guesses):  # (an unread turn: any reading that fits is better)
                     continue
-                key = (left, k - j, rank)
-                ties.append((left, j, meant))
+                # the errors near the turn first: a reading is judged by what follows it, not by turns far away
+                near = sum(1 for f in findings if f.is_error and f.turn is not None and f.turn <= j + 1 + WINDOW)
+                key = (near, left, k - j, rank)
+                ties.append(((near, left), j, meant))
                 if best is None or key < best[0]:
                     best = (key, j, kind, meant, changed)
             if best is not None and best[1] == k:
                 break  # the turn's own reading is taken before an earlier turn's
+        if best is not None:
+            (near, left, _, _), j, kind, meant, changed = best
+            others = tuple(m for n, i, m in ties if n == (near, left) and i == j and m is not None and m != meant)
+            if meant is not None and meant.score is None and others and kind != "tile":
+                best = None  # no score written and several readings as good: nothing says which was meant
         if best is None:
-            break
-        (left, _, _), j, kind, meant, changed = best
+            passed.add(k)
+            continue
         written = current[j] if j < len(current) else None
-        others = tuple(m for n, i, m in ties if n == left and i == j and m is not None and m != meant)
-        found.append(Repair(j + 1, kind, written, meant, cause if j != k or kind != "tile" else None, names, others))
+        fits = tuple(m for _, i, m in ties if i == j and m is not None) if kind == "tile" else ()
+        found.append(Repair(j + 1, kind, written, meant, cause if j != k or kind != "tile" else None, names, others, fits))
         guesses.pop(j, None)
+        if meant is None:  # a line left out: the turns after it move up one
+            guesses = {(i - 1 if i > j else i): g for i, g in guesses.items()}
+            passed = {i - 1 if i > j else i for i in passed}
         current = changed
         history = replay(record, current)
+    if any(r.kind == "tile" and len(r.readings) > 1 for r in found):  # a tile read early is looked at again, the game as meant
+        found, current, history = _tiles_again(record, found, current, history)
     return found, current, history
 
 
-def _first_error(history: History, turns: Sequence[Turn | None], guesses: dict[int, Guess]
+def _tiles_again(record: Record, found: list[Repair], current: list[Turn | None], history: History
+                 ) -> tuple[list[Repair], list[Turn | None], History]:
+    """Each misspelt tile read among several as good, chosen again once every slip is repaired: a
+    slip later in the game (a line written twice) may have told against the tile meant."""
+    now = errors(history.findings)
+    for n, r in enumerate(found):
+        if r.kind != "tile" or len(r.readings) < 2 or r.meant is None or current[r.turn - 1] != r.meant:
+            continue
+        j = r.turn - 1
+        counted = []
+        for meant in (r.meant, *(m for m in r.readings if m != r.meant)):
+            changed = current[:j] + [meant] + current[j + 1:]
+            counted.append((errors(check(record, changed)), meant))
+        least = min(c for c, _ in counted)
+        if least <= now:
+            meant = next(m for c, m in counted if c == least)
+            found[n] = replace(r, meant=meant, others=tuple(m for c, m in counted if c == least and m != meant))
+            current = current[:j] + [meant] + current[j + 1:]
+            history = replay(record, current)
+            now = least
+    return found, current, history
+
+
+def _first_error(history: History, turns: Sequence[Turn | None], guesses: dict[int, Guess], passed: set[int]
                  ) -> tuple[int, Finding | None] | None:
-    """The first turn (0-based) with an error, or a misspelt tile's turn before it, and the error."""
-    first = min((f for f in history.findings if f.is_error and f.turn is not None), key=lambda f: f.turn or 0, default=None)
-    unread = min(guesses, default=None)
+    """The first turn (0-based) with an error, or a misspelt tile's turn before it, and the error
+    (the turns ``passed`` left out: no reading helped them)."""
+    first = min((f for f in history.findings if f.is_error and f.turn is not None and f.turn - 1 not in passed),
+                key=lambda f: f.turn or 0, default=None)
+    unread = min((i for i in guesses if i not in passed), default=None)
     if unread is not None and (first is None or first.turn is None or unread < first.turn - 1):
         return unread, None
     if first is None or first.turn is None or first.turn > len(turns):
@@ -316,20 +362,26 @@ def read_as_meant(data: object, findings: list[Finding], problems: tuple[Finding
     if not repairs and not any(t is None for t in meant):
         return record, findings, problems, history
     by_pointer = {f.pointer: f for f in problems if f.code == "qgn"}
-    told = []
+    removed: list[int] = []  # the lines left out so far, as meant: the reader's pointers count the lines as written
+    told, explained = [], set()
     for r in repairs:
+        line = f"/turns/{r.turn - 1 + sum(1 for i in removed if i <= r.turn - 1)}"  # the turn's index as written
         if r.kind == "tile":
-            told.append(r.finding(by_pointer.get(f"/turns/{r.turn - 1}")))
+            told.append(r.finding(by_pointer.get(line)))
+            explained.add((line, "qgn"))
         else:
             told.append(r.finding())
-    explained = {f"/turns/{r.turn - 1}" for r in repairs if r.kind in ("tile", "repeated")}
-    kept = tuple(f for f in problems if not (f.pointer in explained and f.code in ("qgn", "turn-number")))
+        if r.kind == "repeated":
+            explained.add((line, "turn-number"))
+            removed.append(r.turn - 1)
+    kept = tuple(f for f in problems if (f.pointer, f.code) not in explained)
     ordered = sorted([*told, *replayed.findings], key=lambda f: f.turn if f.turn is not None else len(meant) + 1)
     unread = next((i for i, t in enumerate(meant) if t is None), None)
     if unread is not None and unread + 1 < len(meant):
+        after = f"turn {unread + 2}" if unread + 2 == len(meant) else f"turns {unread + 2}-{len(meant)}"
         ordered.append(make("unchecked", unread + 1, f"/turns/{unread}",
-                            f"turns {unread + 2}-{len(meant)} not checked: turn {unread + 1} could not be read, so "
-                            "the board after it is not known (nor the scores of the placements after it)"))
+                            f"{after} not checked: turn {unread + 1} could not be read as a move, so what it changed "
+                            "is not known (the board, and the scores of the placements after it)"))
     schema_found = [f for f in findings if f.code == "schema"]
     return record, capped([*schema_found, *ordered]), kept, replayed if positions is not None else None
 

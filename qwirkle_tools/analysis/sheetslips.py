@@ -11,16 +11,17 @@ one finding.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from ..core.findings import Finding, make
+from ..core.findings import Finding, make, placed
 from ..core.text import plural
 from ..formats.record import Record
 
 
-def sheet_slips(record: Record, findings: Sequence[Finding]) -> list[Finding]:
-    """``findings`` of a score sheet with its totals' mismatches told as one slip where one explains them."""
-    mismatched = [f for f in findings if f.code == "result-mismatch"]
+def sheet_slips(record: Record, findings: Sequence[Finding], places: Mapping[str, str]) -> list[Finding]:
+    """``findings`` of a score sheet with its totals' mismatches told as one slip where one explains them
+    (``places``: where each total is written, for the mismatches' messages)."""
+    mismatched = placed([f for f in findings if f.code == "result-mismatch"], places)
     result = record.result
     n = len(record.players)
     if len(mismatched) < 2 or result is None or result.scores is None or len(result.scores) != n:
@@ -31,7 +32,7 @@ def sheet_slips(record: Record, findings: Sequence[Finding]) -> list[Finding]:
             cells[turn.player].append(turn.score or 0)
     diff = [written - sum(points) for written, points in zip(result.scores, cells)]
     names = record.names
-    told = _swapped(diff, cells, names) or _left_out(diff, names)
+    told = _swapped(diff, cells, names) or _left_out(diff, cells, names)
     if told is None:
         return list(findings)
     kept = [f for f in findings if f.code != "result-mismatch"]
@@ -53,12 +54,14 @@ def _swapped(diff: list[int], cells: list[list[int]], names: Sequence[str]) -> s
             f"way round make every total written add up{also}")
 
 
-def _left_out(diff: list[int], names: Sequence[str]) -> str | None:
-    """A row left out, if every total is more than its cells and none less."""
-    if min(diff) < 0 or sum(1 for d in diff if d) < 2:
+def _left_out(diff: list[int], cells: list[list[int]], names: Sequence[str]) -> str | None:
+    """A row left out, if every total is more than its cells (none less, none by more than the most a
+    cell of the sheet holds), and two or more are."""
+    most = max((c for column in cells for c in column), default=0)
+    if min(diff) < 0 or sum(1 for d in diff if d) < 2 or max(diff) > most:
         return None
-    return ("a row left out? every total written is more than its cells add up to: "
-            + ", ".join(f"{n} by {d}" for n, d in zip(names, diff)))
+    return ("a row left out? the totals written are more than their cells add up to: "
+            + ", ".join(f"{n} by {d}" for n, d in zip(names, diff) if d))
 
 
 def _rounds(rows: list[int]) -> str:

@@ -175,7 +175,7 @@ def check_source(source: Source, keep_record: bool = True, exact: bool = False,
     elif source.form == "csv" and record is not None and sum(f.code == "result-mismatch" for f in findings) > 1:
         from .sheetslips import sheet_slips
 
-        findings = sheet_slips(record, findings)
+        findings = sheet_slips(record, findings, places)
     if source.form == "json" and not exact and findings and source.text is not None and \
             inexact_integers(source.text):
         # an integer beyond 64 bits, read as a float, may be what is wrong: read
@@ -206,6 +206,9 @@ def as_meant(path: str | os.PathLike[str]) -> tuple[Record, tuple[Finding, ...]]
         raise InputError(f"{path}: holds {len(found)} records; --repair reads one game")
     source = found[0]
     where = str(path)
+    if source.form != "qgn":
+        raise InputError(f"{path}: --repair reads a game in the notation (.qgn); a record's or a score sheet's "
+                         "slips are told by qwirkle validate, and fixed by hand")
     report = check_source(source, positions=True)
     history = report.history
     unread = [f for f in report.findings if f.is_error and f.code in ("json", "qgn", "sheet", "schema", "too-large")]

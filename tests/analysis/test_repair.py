@@ -4,7 +4,7 @@ checked as meant (a second slip later is still found), and the repair suggested 
 from __future__ import annotations
 
 import pytest
-from slipped import KINDS, slipped
+from slipped import KINDS, game_lines, slipped
 
 from qwirkle_tools.analysis import repair as repair_module
 from qwirkle_tools.analysis.repair import REPLAYED_TURNS, REPLAYS, near_tiles
@@ -65,3 +65,52 @@ def test_a_long_record_is_searched_within_its_bound_of_turns_replayed(monkeypatc
     lines += [f"{n}. {'Ben' if n % 2 == 0 else 'Ana'} bt@{3 * n},{n} bx@{3 * n + 1},{n} 5" for n in range(2, 4000)]
     found = findings("\n".join(lines) + "\n")
     assert sum(replayed) <= REPLAYED_TURNS and len(found) > 500  # (the findings are capped at 1,000)
+
+
+def edited(changes: dict[int, str], repeat: int | None = None) -> str:
+    """A game of the generator (game_lines(77, 0)) with the lines of some turns written otherwise, and
+    the line of turn ``repeat`` written twice."""
+    lines = game_lines(77, 0)
+    out = []
+    for line in lines:
+        number = line.split(".")[0]
+        turn = int(number) if number.isdigit() else None
+        out.append(changes.get(turn, line) if turn is not None else line)
+        if turn is not None and turn == repeat:
+            out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def test_a_plain_error_before_a_slip_does_not_stop_the_search() -> None:
+    line = next(x for x in game_lines(77, 0) if x.startswith("10. "))
+    tiles = [w for w in line.split() if "@" in w]
+    tile, _, cell = tiles[1].partition("@")
+    x, y = map(int, cell.split(","))
+    five = next(x for x in game_lines(77, 0) if x.startswith("5. ")).split()
+    wrong = " ".join([*five[:-1], str(int(five[-1]) + 1)])  # turn 5: a wrong score, no slip explains it
+    off = line.replace(tiles[1], f"{tile}@{x},{y + 1}")  # turn 10: a tile a cell off
+    misspelt = line.replace(tiles[1], f"{tile[0]}z@{cell}")  # or misspelt
+    for ten in (off, misspelt):
+        found = findings(edited({5: wrong, 10: ten}))
+        assert [(code, turn) for code, turn, _ in found] == [("score-mismatch", 5), ("slip", 10)], found
+
+
+def test_a_line_written_twice_then_a_misspelt_tile_are_two_slips_at_their_lines() -> None:
+    line = next(x for x in game_lines(77, 0) if x.startswith("10. "))
+    tiles = [w for w in line.split() if "@" in w]
+    found = findings(edited({10: line.replace(tiles[1], tiles[1][0] + "z" + tiles[1][2:])}, repeat=7))
+    assert [(code, turn) for code, turn, _ in found] == [("slip", 8), ("slip", 10)], found
+    assert "repeats turn 7" in found[0][2] and "is not a tile" in found[1][2]
+
+
+def test_readings_as_good_are_named_and_an_unscored_turn_is_not_guessed() -> None:
+    (slip,) = findings("Players: Ana, Ben\n1. Ana rc@0,0 rx@1,0 2\n2. Ben rs@0,3 2\n")
+    assert slip[0] == "slip" and "did you mean rs@0,1 (legal, and scores the 2 written)? (or rs@1,1, as good" in slip[2]
+    # no score written and several cells as good: nothing says which was meant, the error is told as it is
+    assert [code for code, _, _ in findings("Players: Ana, Ben\n1. Ana rc@0,0 rx@1,0\n2. Ben rs@0,2\n3. Ana rd@2,0\n")] \
+        == ["not-connected"]
+
+
+def test_a_first_turn_without_its_number_is_read() -> None:
+    found = findings("Players: Ana, Ben\nAna rc@0,0 rx@1,0 2\n2. Ben rs@0,1 2\n")
+    assert [(code, turn) for code, turn, _ in found] == [("turn-number", 1)]

@@ -38,8 +38,9 @@ def test_a_row_left_out_is_one_finding() -> None:
     a, b = map(int, rows[k].split(","))
     del rows[k]
     ((code, message),) = found(rows)
-    assert code == "slip" and message.startswith(f"a row left out? every total written is more than its cells add up to: "
-                                                 f"Ana by {a}, Ben by {b}")
+    assert code == "slip" and message.startswith(f"a row left out? the totals written are more than their cells add up "
+                                                 f"to: Ana by {a}, Ben by {b}")
+    assert "row 33, column B: the result gives Ana" in message  # the totals' place kept
 
 
 def test_one_total_written_wrong_is_one_finding_and_rescore_names_it() -> None:

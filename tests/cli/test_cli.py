@@ -144,6 +144,10 @@ def test_rescore_repair_writes_the_game_as_meant_in_its_own_format(tmp_path: Pat
     assert run("validate", str(out))[0] == 0
     assert run("rescore", str(out), "--repair")[0] == 0  # nothing left to repair
     assert run("rescore", str(src), "--repair", "-o", str(out))[0] == 2  # never over a file without --force
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("Ana,Ben\n4,2\n8,12\ntotal,16,10\n")  # two cells swapped: told by validate, not rewritten
+    code, _, err = run("rescore", str(sheet), "--repair", "-o", str(tmp_path / "s.json"))
+    assert code == 2 and "--repair reads a game in the notation" in err and not (tmp_path / "s.json").exists()
 
 
 def test_rescore_writes_through_links_and_refuses_devices(tmp_path: Path) -> None:

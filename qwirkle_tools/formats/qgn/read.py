@@ -142,7 +142,7 @@ class _Reader:
     def read_line(self, number: int, line: str) -> bool:
         """Reads a line that holds more than white space; whether to go on."""
         self.at = (number, line)
-        if TURN_START.match(line) or (self.names is not None and bool(self.turns) and unnumbered(line, self.folded)):
+        if TURN_START.match(line) or (self.names is not None and unnumbered(line, self.folded)):
             start: int | None = 0
             plain = '"' not in line and "{" not in line
             while start is not None and not self.stopped:  # (a second turn on the line starts at ``start``)

@@ -29,6 +29,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 
+SUGGESTED = ("cell", "swap", "tile", "coordinate")
+"""The kinds whose finding suggests the move meant."""
+
+
 def main() -> None:
     from slipped import KINDS, slipped
 
@@ -56,7 +60,7 @@ def main() -> None:
             tally[kind, "one"] += len(findings) == 2 and len(here) == 1 and len(second) == 1
             tally[kind, "unseen"] += not here
             tally[kind, "legal"] += len(findings) == 1 and len(second) == 1  # the slip made a legal game as written
-            if kind in ("cell", "swap", "tile"):
+            if kind in SUGGESTED:
                 tally[kind, "suggested"] += bool(here) and here[0].code == "slip"
                 tally[kind, "original"] += bool(here) and here[0].code == "slip" and game.original in here[0].message
     games = sum(tally[k, "games"] for k in KINDS)
@@ -65,7 +69,7 @@ def main() -> None:
           f"{'one of the rest':>16} {'original suggested':>19}")
     for kind in KINDS:
         n, legal = tally[kind, "games"], tally[kind, "legal"]
-        original = f"{tally[kind, 'original']}/{tally[kind, 'suggested']}" if kind in ("cell", "swap", "tile") else "-"
+        original = f"{tally[kind, 'original']}/{tally[kind, 'suggested']}" if kind in SUGGESTED else "-"
         print(f"  {kind:<10} {n:>6} {100 * tally[kind, 'one'] / n:>11.1f}% {tally[kind, 'unseen']:>15} {legal:>17} "
               f"{100 * tally[kind, 'one'] / max(1, n - legal):>15.1f}% {original:>19}")
     one = sum(tally[k, "one"] for k in KINDS)

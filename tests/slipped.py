@@ -5,8 +5,9 @@ writer, no racks), with one slip of the pen of a given kind and a second, indepe
 
 Each kind changes one turn's line the way a pen does: ``cell`` (a tile written a cell off),
 ``swap`` (two tiles of a line swapped), ``tile`` (a tile misspelt: its shape letter a ``z``),
-``name`` (the other player's name), ``number`` (the turn's number left out), ``repeat`` (a line
-written twice), ``renumber`` (a turn numbered as the one before it).
+``coordinate`` (a cell's comma written as a semicolon), ``name`` (the other player's name),
+``number`` (the turn's number left out), ``repeat`` (a line written twice), ``renumber`` (a turn
+numbered as the one before it).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from qwirkle_tools.engines.selfplay import game_seed, simulate
 from qwirkle_tools.formats.qgn.write import format_qgn
 from qwirkle_tools.formats.record import from_data
 
-KINDS = ("cell", "swap", "tile", "name", "number", "repeat", "renumber")
+KINDS = ("cell", "swap", "tile", "coordinate", "name", "number", "repeat", "renumber")
 NAMES = ("Ana", "Ben")
 
 
@@ -98,6 +99,9 @@ def _slip(kind: str, line: str, rng: random.Random) -> list[str]:
     elif kind == "tile":
         k = rng.choice(placed)
         words[k] = words[k][0] + "z" + words[k][2:]
+    elif kind == "coordinate":
+        k = rng.choice(placed)
+        words[k] = words[k].replace(",", ";")
     elif kind == "name":
         words[0] = NAMES[1 - NAMES.index(words[0])]
     elif kind == "number":

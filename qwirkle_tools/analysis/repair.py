@@ -53,6 +53,7 @@ STEPS = tuple(sorted(((dx, dy) for dx in range(-2, 3) for dy in range(-2, 3) if 
                      key=lambda d: (abs(d[0]) + abs(d[1]), d)))
 """How far a tile may have been written from its cell: a cell or two, the nearest first."""
 SAID = {"moved": "a tile written a cell off", "swapped": "two tiles swapped", "tile": "a tile misspelt",
+        "cell": "a cell miswritten",
         "player": "the other player's name", "repeated": "a turn written twice"}
 """Each kind of slip, as the finding names it."""
 
@@ -65,6 +66,11 @@ class Guess:
 
     turn: Turn
     unknown: tuple[tuple[int, int, int, str, tuple[Tile, ...]], ...]
+
+    @property
+    def kind(self) -> str:
+        """``tile`` (a tile misspelt), or ``cell`` where every tile reads and a cell was written otherwise."""
+        return "cell" if all(text.lower() in BY_TEXT for _, _, _, text, _ in self.unknown) else "tile"
 
     def readings(self) -> Iterator[Turn]:
         """The turn with each unknown tile read as one of its near tiles (every combination, few)."""
@@ -162,7 +168,8 @@ class Repair:
             return make("slip", self.turn, f"/turns/{self.turn - 1}", self.text())
         place, _, said = read.message.partition(": ")
         written = said.rpartition(", got ")[2]
-        return make("slip", self.turn, read.pointer, f"{place}: {written} is not a tile: {self.text()}", read.excerpt)
+        what = f"{written} is not a tile" if self.kind == "tile" else f"{written} is not a cell"
+        return make("slip", self.turn, read.pointer, f"{place}: {what}: {self.text()}", read.excerpt)
 
 
 def errors(findings: Sequence[Finding]) -> int:
@@ -220,8 +227,9 @@ def repair(record: Record, turns: Sequence[Turn | None], guesses: dict[int, Gues
             passed.add(k)
             continue
         written = current[j] if j < len(current) else None
-        fits = tuple(m for _, i, m in ties if i == j and m is not None) if kind == "tile" else ()
-        found.append(Repair(j + 1, kind, written, meant, cause if j != k or kind != "tile" else None, names, others, fits))
+        read = kind in ("tile", "cell")  # a turn the reader could not read: its own finding is the cause
+        fits = tuple(m for _, i, m in ties if i == j and m is not None) if read else ()
+        found.append(Repair(j + 1, kind, written, meant, cause if j != k or not read else None, names, others, fits))
         guesses.pop(j, None)
         if meant is None:  # a line left out: the turns after it move up one
             guesses = {(i - 1 if i > j else i): g for i, g in guesses.items()}
@@ -278,7 +286,7 @@ def alternatives(record: Record, history: History, turns: list[Turn | None], j: 
 
     if j in guesses:
         for meant in _fitting(history, j, guesses[j].readings(), record.rules):
-            yield "tile", meant, with_turn(meant)
+            yield guesses[j].kind, meant, with_turn(meant)
         return
     turn = turns[j]
     if turn is None:
@@ -355,7 +363,8 @@ def read_as_meant(data: object, findings: list[Finding], problems: tuple[Finding
             turn = turn_from_data(written, f"/turns/{j}", lenient=True)
         except RecordError:
             continue
-        near = [(i, x, y, text, near_tiles(text)) for i, x, y, text in unknown]
+        near = [(i, x, y, text, (BY_TEXT[text.lower()],) if text.lower() in BY_TEXT else near_tiles(text))
+                for i, x, y, text in unknown]
         if all(n for *_, n in near):
             known[j] = Guess(turn, tuple(near))
     repairs, meant, replayed = repair(record, turns, known)
@@ -366,7 +375,7 @@ def read_as_meant(data: object, findings: list[Finding], problems: tuple[Finding
     told, explained = [], set()
     for r in repairs:
         line = f"/turns/{r.turn - 1 + sum(1 for i in removed if i <= r.turn - 1)}"  # the turn's index as written
-        if r.kind == "tile":
+        if r.kind in ("tile", "cell"):
             told.append(r.finding(by_pointer.get(line)))
             explained.add((line, "qgn"))
         else:

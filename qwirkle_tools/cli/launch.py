@@ -68,6 +68,9 @@ def main(noted: list[int] | None = None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the run is over: nothing may interrupt its last line
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if _received:
+        from ..formats.fileio import discard_pending
+
+        discard_pending()  # a temporary file an interrupt caught between its making and its removal
         code = EXIT_TERMINATED if signal.SIGTERM in _received else EXIT_INTERRUPTED
         _say("terminated" if code == EXIT_TERMINATED else "interrupted")
         # our own cleanup ran as the interrupt unwound the run; what is left are the

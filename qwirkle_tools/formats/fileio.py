@@ -26,6 +26,7 @@ from __future__ import annotations
 import errno
 import os
 import shutil
+import signal
 import stat
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
@@ -118,13 +119,19 @@ class AtomicFile:
             self.mode = 0o666 & ~_umask()
         except OSError as exc:
             raise cannot_write(path, exc) from None
+        mask = getattr(signal, "pthread_sigmask", None)  # (POSIX)
+        held = mask(signal.SIG_BLOCK, _HELD) if mask is not None else None  # (a Ctrl-C now would leave it unnamed)
         try:
             fd, name = tempfile.mkstemp(dir=self.target.parent, prefix=f".{self.target.name}.", suffix=".tmp")
+            self.temp = Path(name)
+            _PENDING.add(self.temp)  # (an interrupt from here on finds it: discard_pending)
         except OSError as exc:  # /proc, a read-only folder, ...: say where, not just "no such file"
             raise OutputError(f"{one_line(str(path))}: cannot write a file in {one_line(str(self.target.parent))} "
                               f"({exc.strerror or exc})") from None
+        finally:
+            if mask is not None and held is not None:
+                mask(signal.SIG_SETMASK, held)
         os.close(fd)
-        self.temp = Path(name)
 
     def open(self) -> BinaryIO:
         return self.temp.open("wb")
@@ -143,6 +150,7 @@ class AtomicFile:
             os.chmod(self.temp, self.mode)
             if self.replace:
                 os.replace(self.temp, self.target)
+                _PENDING.discard(self.temp)
             else:
                 try:
                     os.link(self.temp, self.target)  # fails if the name exists by now
@@ -150,6 +158,7 @@ class AtomicFile:
                     raise OutputError(f"{one_line(str(self.target))}: appeared while this ran; "
                                       "kept it (use --force to overwrite)") from None
                 os.unlink(self.temp)
+                _PENDING.discard(self.temp)
         except OSError as exc:
             self.discard()
             raise cannot_write(self.target, exc) from None
@@ -162,6 +171,8 @@ class AtomicFile:
             os.unlink(self.temp)
         except FileNotFoundError:
             pass
+        _PENDING.discard(self.temp)
+
 
     def __enter__(self) -> AtomicFile:
         return self
@@ -173,6 +184,22 @@ class AtomicFile:
         self.discard()
         if isinstance(value, OSError):  # writing the temporary file (a full disk): say which output
             raise cannot_write(self.target, value) from None
+
+
+_HELD = {signal.SIGINT, signal.SIGTERM}
+_PENDING: set[Path] = set()
+"""The temporary files made and not yet put in place or removed."""
+
+
+def discard_pending() -> None:
+    """Remove every temporary file still pending: the command's last act after an interrupt that
+    landed between making one and the code that would have removed it."""
+    for temp in list(_PENDING):
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+    _PENDING.clear()
 
 
 def write_atomic(path: str | os.PathLike[str], data: str | bytes, replace: bool = True) -> None:

@@ -31,7 +31,7 @@ def test_each_kind_of_slip_is_one_finding_and_the_second_slip_is_still_found(kin
         code, _, message = here[0]
         expected = {"number": "turn-number", "renumber": "turn-number"}.get(kind, "slip")
         assert code == expected
-        if kind in ("cell", "swap", "tile"):  # the original, or (two tiles on each other's cells) as good as it
+        if kind in ("cell", "swap", "tile", "coordinate"):  # the original, or (two tiles on each other's cells) as good as it
             assert "did you mean" in message and game.original in message
 
 
@@ -114,3 +114,9 @@ def test_readings_as_good_are_named_and_an_unscored_turn_is_not_guessed() -> Non
 def test_a_first_turn_without_its_number_is_read() -> None:
     found = findings("Players: Ana, Ben\nAna rc@0,0 rx@1,0 2\n2. Ben rs@0,1 2\n")
     assert [(code, turn) for code, turn, _ in found] == [("turn-number", 1)]
+
+
+def test_a_cell_miswritten_is_read_as_its_two_numbers() -> None:
+    found = findings("Players: Ana, Ben\n1. Ana rc@0,0 rd@1,0 2\n2. Ben rs@0,1 rc@1;1 6\n3. Ana rx@2,0 3\n4. Ben rl@2,1 6\n")
+    assert [(code, turn) for code, turn, _ in found] == [("slip", 2), ("score-mismatch", 4)]
+    assert found[0][2].startswith("line 3, column 18: '1;1' is not a cell: a cell miswritten? did you mean rs@0,1 rc@1,1")

@@ -10,13 +10,16 @@ column. Nothing here reads a file or keeps state.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from itertools import islice
 
 from ...core.text import ordinal
+from ...core.tiles import BY_TEXT
 from ..schema import MAX_PLAYERS
 from .tokens import HEADER_CUTOFF, INT, MAX_DIGITS, RESERVED, Mistake, near, tokens
 
+NUMBERS = re.compile(r"-?[0-9]+")
 NAME_CUTOFF = 0.6
 """How close a word must be to a player's name to be read as it (``Anna``
 is 0.86 from ``Ana``, ``Bne`` 0.67 from ``Ben``, ``Bob`` 0.33)."""
@@ -116,17 +119,23 @@ def unnumbered(line: str, names: Mapping[str, object]) -> bool:
 
 
 def misspelt(text: str) -> tuple[int, int, str] | None:
-    """The cell and the tile's text of a placement whose cell reads but whose tile may not (``rz@1,-1``).
+    """The cell and the tile's text of a placement whose cell reads but whose tile may not (``rz@1,-1``),
+    or whose tile reads and whose cell holds two numbers written otherwise (``rc@1;-1``, ``rc@1.-1``).
 
-    >>> misspelt("rz@1,-1"), misspelt("rz@1"), misspelt("rz@a,1")
-    ((1, -1, 'rz'), None, None)
+    >>> misspelt("rz@1,-1"), misspelt("rz@1"), misspelt("rz@a,1"), misspelt("rc@1;-2"), misspelt("rc@1-2")
+    ((1, -1, 'rz'), None, None, (1, -2, 'rc'), (1, -2, 'rc'))
     """
     name, _, where = text.partition("@")
-    x, comma, y = where.partition(",")
-    if not comma or not INT.fullmatch(x) or not INT.fullmatch(y) or len(x) > MAX_DIGITS or len(y) > MAX_DIGITS \
-            or len(name) > 30:
+    if len(name) > 30:
         return None
-    return int(x), int(y), name
+    x, comma, y = where.partition(",")
+    if comma and INT.fullmatch(x) and INT.fullmatch(y) and len(x) <= MAX_DIGITS and len(y) <= MAX_DIGITS:
+        return int(x), int(y), name
+    numbers = NUMBERS.findall(where)
+    if name.lower() in BY_TEXT and len(numbers) == 2 and len(where) <= 2 * MAX_DIGITS + 4 and \
+            all(len(n.lstrip("-")) <= MAX_DIGITS for n in numbers):
+        return int(numbers[0]), int(numbers[1]), name
+    return None
 
 
 def unscored(index: int) -> str:

@@ -30,6 +30,7 @@ import signal
 import stat
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
@@ -119,18 +120,14 @@ class AtomicFile:
             self.mode = 0o666 & ~_umask()
         except OSError as exc:
             raise cannot_write(path, exc) from None
-        mask = getattr(signal, "pthread_sigmask", None)  # (POSIX)
-        held = mask(signal.SIG_BLOCK, _HELD) if mask is not None else None  # (a Ctrl-C now would leave it unnamed)
         try:
-            fd, name = tempfile.mkstemp(dir=self.target.parent, prefix=f".{self.target.name}.", suffix=".tmp")
-            self.temp = Path(name)
-            _PENDING.add(self.temp)  # (an interrupt from here on finds it: discard_pending)
+            with _holding():  # (a Ctrl-C now would leave the file unnamed: it is noted before one lands)
+                fd, name = tempfile.mkstemp(dir=self.target.parent, prefix=f".{self.target.name}.", suffix=".tmp")
+                self.temp = Path(name)
+                _PENDING.add(self.temp)  # (an interrupt from here on finds it: discard_pending)
         except OSError as exc:  # /proc, a read-only folder, ...: say where, not just "no such file"
             raise OutputError(f"{one_line(str(path))}: cannot write a file in {one_line(str(self.target.parent))} "
                               f"({exc.strerror or exc})") from None
-        finally:
-            if mask is not None and held is not None:
-                mask(signal.SIG_SETMASK, held)
         os.close(fd)
 
     def open(self) -> BinaryIO:
@@ -192,14 +189,29 @@ _PENDING: set[Path] = set()
 
 
 def discard_pending() -> None:
-    """Remove every temporary file still pending: the command's last act after an interrupt that
-    landed between making one and the code that would have removed it."""
+    """Remove every temporary file and folder still pending: the command's last act after an
+    interrupt that landed between making one and the code that would have removed it."""
     for temp in list(_PENDING):
         try:
-            os.unlink(temp)
+            if temp.is_dir() and not temp.is_symlink():
+                shutil.rmtree(temp, ignore_errors=True)
+            else:
+                os.unlink(temp)
         except OSError:
             pass
     _PENDING.clear()
+
+
+@contextmanager
+def _holding() -> Iterator[None]:
+    """SIGINT and SIGTERM held back for the block (POSIX), delivered as it ends."""
+    mask = getattr(signal, "pthread_sigmask", None)
+    held = mask(signal.SIG_BLOCK, _HELD) if mask is not None else None
+    try:
+        yield
+    finally:
+        if mask is not None and held is not None:
+            mask(signal.SIG_SETMASK, held)
 
 
 def write_atomic(path: str | os.PathLike[str], data: str | bytes, replace: bool = True) -> None:
@@ -256,7 +268,9 @@ def write_folder(out: str | os.PathLike[str], files: Mapping[str, bytes], force:
     allowed = list(names) or list(files)
     path = check_folder(out, allowed, force)
     try:
-        temp = Path(tempfile.mkdtemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"))
+        with _holding():  # (a Ctrl-C now would leave the folder unnamed: it is noted before one lands)
+            temp = Path(tempfile.mkdtemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"))
+            _PENDING.add(temp)
     except OSError as exc:  # /proc, a read-only file system, ...
         raise cannot_write(out, exc) from None
     old: Path | None = None
@@ -283,11 +297,13 @@ def write_folder(out: str | os.PathLike[str], files: Mapping[str, bytes], force:
                               f"({exc.strerror or exc}); kept it") from None
     except BaseException as exc:
         shutil.rmtree(temp, ignore_errors=True)
+        _PENDING.discard(temp)
         if old is not None and not path.exists():
             os.replace(old, path)  # interrupted between the two renames: the earlier report goes back
         if isinstance(exc, OSError):  # a full disk, ...
             raise cannot_write(out, exc) from None
         raise
+    _PENDING.discard(temp)
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
     return path

@@ -111,12 +111,11 @@ def near_tiles(text: str) -> tuple[Tile, ...]:
 
 @dataclass(frozen=True, slots=True)
 class Repair:
-    """One slip: the turn (1-based), its kind (:data:`SAID`), the turn as written (``None``: it
-    could not be read) and as meant (``None``: left out), and the first error it explains."""
+    """One slip: the turn (1-based), its kind (:data:`SAID`), the turn as meant (``None``: left out),
+    and the first error it explains."""
 
     turn: int
     kind: str
-    written: Turn | None
     meant: Turn | None
     cause: Finding | None
     names: tuple[str, ...] = ()
@@ -131,8 +130,6 @@ class Repair:
             return f"turn {self.turn} repeats turn {self.turn - 1}: read once."
         if self.kind == "player":
             p = self.meant.player
-            if len(self.names) > 2:
-                return f"read as {self.names[p]}'s turn (it is {self.names[p]}'s)."
             who = self.names[p] if p < len(self.names) else f"seat {p + 1}"
             return f"read as {who}'s turn (it is {who}'s)."
         claim = "" if self.meant.score is None else f" (legal, and scores the {self.meant.score} written)"
@@ -226,10 +223,9 @@ def repair(record: Record, turns: Sequence[Turn | None], guesses: dict[int, Gues
         if best is None:
             passed.add(k)
             continue
-        written = current[j] if j < len(current) else None
         read = kind in ("tile", "cell")  # a turn the reader could not read: its own finding is the cause
         fits = tuple(m for _, i, m in ties if i == j and m is not None) if read else ()
-        found.append(Repair(j + 1, kind, written, meant, cause if j != k or not read else None, names, others, fits))
+        found.append(Repair(j + 1, kind, meant, cause if j != k or not read else None, names, others, fits))
         guesses.pop(j, None)
         if meant is None:  # a line left out: the turns after it move up one
             guesses = {(i - 1 if i > j else i): g for i, g in guesses.items()}
@@ -295,7 +291,7 @@ def alternatives(record: Record, history: History, turns: list[Turn | None], j: 
     expected = before.to_move
     if expected is not None and turn.player != expected and 0 <= expected < len(record.players):
         yield "player", turn._replace(player=expected), with_turn(turn._replace(player=expected))
-    if j > 0 and turns[j - 1] is not None and _same(turns[j - 1], turn):
+    if j > 0 and _same(turns[j - 1], turn):
         yield "repeated", None, with_turn(None)
     if turn.action == "place" and turn.tiles:
         for kind, meant in _placements(history, j, turn, record.rules):
@@ -331,8 +327,9 @@ def _placements(history: History, j: int, turn: Turn, rules: Rules) -> Iterator[
 
 
 def _fitting(history: History, j: int, readings: Iterator[Turn] | list[Turn], rules: Rules) -> Iterator[Turn]:
-    """The readings that are legal on the board before turn ``j`` and score the claim (with the end
-    bonus or without), where the board is known."""
+    """The readings that are legal on the board before turn ``j`` and may score the claim (with the end
+    bonus or without), where the board is known: a cheap first sieve, before the replay of each
+    reading kept decides exactly (its own turn must then have no error, a wrong score included)."""
     state = history.before(j)
     if not state.board_known:
         return
@@ -341,7 +338,7 @@ def _fitting(history: History, j: int, readings: Iterator[Turn] | list[Turn], ru
         judged = judge(cells, meant.tiles or (), rules)
         if judged.violations:
             continue
-        if meant.score is None or meant.score in (judged.points, judged.points + rules.end_bonus):
+        if meant.score is None or meant.score in (judged.points, judged.points + rules.end_points(0, 0)):
             yield meant
 
 

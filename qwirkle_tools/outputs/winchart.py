@@ -39,14 +39,15 @@ def basis(analysis: Analysis) -> str:
     """What the chances come from, said under the chart: the model, the simulation's playouts (and
     the solver once the bag is empty), the best moves inferred where racks were not recorded."""
     sources = {t.win.source for t in analysis.turns if t.win is not None}
-    said = ("from the sim engine's playouts" + (", the endgame solved once the bag is empty" if sources & {"exact", "solver"}
-                                                else "")) if sources - {"model"} else ""
-    if "model" in sources or not said:
-        said = ("estimated from the lead and the tiles still to come" + (" where not simulated" if said else "")) \
-            + ("; " + said if said else "")
-    if any(t.win is not None and t.win.inferred for t in analysis.turns):
-        said += ", the best moves inferred"
-    return said
+    simulated = sources - {"model"}
+    parts = []
+    if "model" in sources or not simulated:
+        parts.append("estimated from the lead and the tiles still to come" + (" where not simulated" if simulated else ""))
+    if simulated:
+        parts.append("from the sim engine's playouts"
+                     + (", the endgame solved once the bag is empty" if simulated & {"exact", "solver"} else ""))
+    inferred = any(t.win is not None and t.win.inferred for t in analysis.turns)
+    return "; ".join(parts) + (", the best moves inferred" if inferred else "")
 
 
 def win_chance(analysis: Analysis, names: tuple[str, ...], title: str, ax: Axes | None = None) -> Figure:

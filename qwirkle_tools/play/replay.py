@@ -69,6 +69,7 @@ class Replay:
         self.totals = [0] * n
         self.claimed = [0] * n
         self.told = [0] * n  # each player's claimed less computed points over the turns told as score-mismatch
+        self.told_at: list[int | None] = [None] * n  # where each player's last score-mismatch is in the findings kept
         self.totals_known = True
         self.expected: int | None = None
         self.ended: str | None = None
@@ -185,7 +186,7 @@ class Replay:
         other.findings = notes.kept
         other.ledger = self.ledger.copy(notes)
         other.cells, other.totals, other.claimed = dict(self.cells), list(self.totals), list(self.claimed)
-        other.told = list(self.told)
+        other.told, other.told_at = list(self.told), list(self.told_at)
         other.opening = {p: list(r) for p, r in self.opening.items()}
         other.played = list(self.played)
         return other
@@ -253,9 +254,11 @@ class Replay:
             points = computed
             if turn.score is not None and turn.score != points and (judgement is None or judgement.legal):
                 shown = str(judgement.score.with_end_bonus(bonus)) if judgement is not None else points
+                kept = len(self.notes.kept)
                 self.notes.add("score-mismatch", n, f"{base}/score",
                                f"{ledger.who[p]} claims {turn.score}, the turn scores {shown}")
                 self.told[p] += turn.score - points
+                self.told_at[p] = kept if len(self.notes.kept) > kept else None  # (None: past the cap, not kept)
         else:
             points = turn.score or 0
         self.totals[p] += points
@@ -425,16 +428,14 @@ def _check_scores(game: Replay, scores: Sequence[int]) -> None:
 def _told_with(game: Replay, p: int, claimed: int) -> bool:
     """Says a total written that is the sum of the scores written, wrong only by turns already told
     as ``score-mismatch``, with the last of them; whether it could (the finding was kept)."""
+    k = game.told_at[p]
+    if k is None:
+        return False
     kept = game.notes.kept
-    who = f"{game.ledger.who[p]} claims "
-    for k in range(len(kept) - 1, -1, -1):
-        f = kept[k]
-        if f.code == "score-mismatch" and f.message.startswith(who):
-            off = claimed - game.totals[p]
-            kept[k] = replace(f, message=f"{f.message}; so the total written, {claimed}, is {abs(off)} "
-                                         f"{'more' if off > 0 else 'less'} than the turns add up to")
-            return True
-    return False
+    off = claimed - game.totals[p]
+    kept[k] = replace(kept[k], message=f"{kept[k].message}; so the total written, {claimed}, is {abs(off)} "
+                                       f"{'more' if off > 0 else 'less'} than the turns add up to")
+    return True
 
 
 def _check_end(game: Replay, end: str) -> None:

@@ -531,6 +531,7 @@ def _rules(line: str, at: int) -> dict[str, JSON]:
         rules[key] = _number(value, t.column + len(key) + 1, "a whole number")
     return rules
 
+
 def _result(line: str, at: int) -> dict[str, JSON]:
     result: dict[str, JSON] = {}
     for t in tokens(line, at):

@@ -8,12 +8,15 @@ The site is static and offline: no web fonts, no script or style from elsewhere,
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE / "_ext")]  # the package from this checkout; the site's extension
 
+# the .py files, not compiled modules beside them: the compiled build keeps no docstrings or signatures to read
+os.environ["QWIRKLE_PURE"] = "1"
 from qwirkle_tools import __version__  # noqa: E402
 
 project = "qwirkle-tools"

@@ -68,7 +68,10 @@ _before = _note_signals()  # first, then asked whether this is the command: no m
 if not _started_as_the_command():
     _leave_signals(_before)
 
-from .version import __version__  # noqa: E402  (after the signals: nothing the command loads comes before them)
+from .version import __version__, pure_asked, run_the_source  # noqa: E402  (after the signals: nothing comes before them)
+
+if pure_asked():  # QWIRKLE_PURE: the .py files run, not the compiled modules beside them
+    run_the_source()
 
 TYPE_CHECKING = False  # (typing itself is not imported: the command's start stays short)
 if TYPE_CHECKING:  # the same names as PUBLIC (a test holds them equal), for type checkers

@@ -169,3 +169,26 @@ def run_cli(*args: str) -> tuple[int, str, str]:
     result = CliRunner().invoke(app, list(args))
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     return result.exit_code, result.stdout, result.stderr
+
+
+def compiled_build() -> bool:
+    """Whether this process runs the compiled build (see ``qwirkle_tools.version``)."""
+    from qwirkle_tools.version import build
+
+    return build().startswith("compiled")
+
+
+def run_on_the_pure_build(request: pytest.FixtureRequest) -> bool:
+    """For a test that spies on a module's functions or subclasses its classes, which a compiled
+    module does not allow (its calls are bound in C): on the compiled build the test is run
+    again, whole, in a child process on the pure build (``QWIRKLE_PURE=1``) and must pass
+    there; returns whether it was (the caller then returns). On the pure build: ``False``."""
+    import subprocess
+
+    if not compiled_build():
+        return False
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+                           request.node.nodeid], cwd=request.config.rootpath, capture_output=True, text=True,
+                          env={**os.environ, "QWIRKLE_PURE": "1"}, check=False)
+    assert done.returncode == 0 and " passed" in done.stdout, done.stdout[-4000:] + done.stderr[-2000:]
+    return True

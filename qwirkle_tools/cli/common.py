@@ -311,13 +311,13 @@ PLAYER_HELP = ("A player: a policy (greedy, random, lookahead, equity), a Python
 
 @app.callback(invoke_without_command=True)
 def _main(
-    version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,
+    version: Annotated[bool, typer.Option("--version", help="Print the version and which build runs, and exit.")] = False,
 ) -> None:
     if version:
-        from ..version import __version__
+        from ..version import __version__, build
 
         try:
-            _out(f"qwirkle-tools {__version__}")
+            _out(f"qwirkle-tools {__version__}, {build()}")
         except QwirkleError as exc:  # (no command's wrapper here)
             _fail(str(exc))
         raise typer.Exit(0)

@@ -11,7 +11,7 @@ knows nothing of legality; :mod:`qwirkle_tools.core.rules` decides that.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Iterator, Mapping
+from collections.abc import Collection, ItemsView, Iterable, Iterator, KeysView, Mapping, ValuesView
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -140,8 +140,10 @@ def parse_move(text: str) -> tuple[Placement, ...]:
     return tuple(Placement.parse(part) for part in text.split())
 
 
-class Board(Mapping[tuple[int, int], Tile]):
-    """An immutable map from ``(x, y)`` to the tile lying there."""
+class Board:
+    """An immutable map from ``(x, y)`` to the tile lying there: a
+    :class:`~collections.abc.Mapping` (registered as one, its methods written out:
+    the compiled build's classes cannot inherit the mixins)."""
 
     __slots__ = ("_cells",)
 
@@ -154,7 +156,7 @@ class Board(Mapping[tuple[int, int], Tile]):
     @classmethod
     def _wrap(cls, cells: dict[int, int]) -> Board:
         """A board over ``cells``, which the caller must never change again."""
-        board = cls.__new__(cls)
+        board = cls()
         board._cells = cells
         return board
 
@@ -196,6 +198,22 @@ class Board(Mapping[tuple[int, int], Tile]):
     def __len__(self) -> int:
         return len(self._cells)
 
+    def _mapping(self) -> dict[tuple[int, int], Tile]:
+        return {key_cell(k): TILES[t] for k, t in self._cells.items()}
+
+    def keys(self) -> KeysView[tuple[int, int]]:
+        return self._mapping().keys()
+
+    def values(self) -> ValuesView[Tile]:
+        return self._mapping().values()
+
+    def items(self) -> ItemsView[tuple[int, int], Tile]:
+        return self._mapping().items()
+
+    def get(self, cell: tuple[int, int], default: Tile | None = None) -> Tile | None:
+        t = self._cells.get(cell_key(*cell))
+        return default if t is None else TILES[t]
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Board):
             return self._cells == other._cells
@@ -205,6 +223,9 @@ class Board(Mapping[tuple[int, int], Tile]):
 
     def __hash__(self) -> int:
         return hash(frozenset(self._cells.items()))
+
+    def __reduce__(self) -> tuple[type[Board], tuple[list[Placement]]]:
+        return Board, (self.placements(),)  # (pickle and copy: the compiled class has no state of its own to give)
 
     def __repr__(self) -> str:
         return f"Board.parse({self.diagram()!r})" if self._cells else "Board()"
@@ -248,3 +269,6 @@ class Board(Mapping[tuple[int, int], Tile]):
                 if item != "..":
                     cells[cell_key(x0 + dx, y0 + dy)] = Tile.parse(item)
         return cls._wrap(cells)
+
+
+Mapping.register(Board)

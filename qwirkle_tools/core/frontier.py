@@ -19,6 +19,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable, Mapping
 
+from mypy_extensions import mypyc_attr
+
 from .board import COORD_LIMIT, STEP_X, STEP_Y, Placement, cell_key, key_bounds, key_cell
 from .lines import ALL, accepts, line_start, survey, walk
 from .tiles import TILES
@@ -36,6 +38,7 @@ DEAD: Info = (0, 0, 0, 0, 0, 0)
 FREE: Info = (ALL, 0, ALL, 0, 0, 0)
 
 
+@mypyc_attr(native_class=False)  # compiled, a Python class still: a game copies and pickles
 class Placements(dict[int, Placement]):
     """Placement code to placement, each built once."""
 
@@ -49,6 +52,7 @@ class Placements(dict[int, Placement]):
         return p
 
 
+@mypyc_attr(native_class=False)  # compiled, a Python class still: a game copies and pickles
 class BoardData:
     """What the moves on a board depend on besides the rack, kept from call to
     call (per thread): a board is usually the previous call's plus a few tiles.
@@ -71,12 +75,36 @@ class BoardData:
     outgrows it.
     """
 
+    cells: dict[int, int]
+    bonus: int
+    before_x: dict[int, Run]
+    after_x: dict[int, Run]
+    before_y: dict[int, Run]
+    after_y: dict[int, Run]
+    joinable: dict[int, int]
+    records: dict[int, tuple[int, int, int, int, int, int, int, int, int]]
+    info_x: dict[int, Info]
+    info_y: dict[int, Info]
+    bounds: tuple[int, int, int, int]
+    x0: int
+    y0: int
+    width: int
+    w: int
+    placements: Placements
     __slots__ = ("cells", "bonus", "before_x", "after_x", "before_y", "after_y", "joinable",
                  "records", "info_x", "info_y", "bounds", "x0", "y0", "width", "w", "placements")
 
-    def __init__(self, cells: dict[int, int], bonus: int) -> None:
+    def __init__(self, cells: dict[int, int], bonus: int, like: BoardData | None = None) -> None:
         self.cells = dict(cells)
         self.bonus = bonus
+        if like is not None:  # a copy of like's data (the board of cells) to grow without changing it
+            self.bounds, self.x0, self.y0, self.width, self.w = like.bounds, like.x0, like.y0, like.width, like.w
+            self.placements = like.placements  # a cache for the frame, shared
+            self.before_x, self.after_x = like.before_x.copy(), like.after_x.copy()
+            self.before_y, self.after_y = like.before_y.copy(), like.after_y.copy()
+            self.joinable, self.records = like.joinable.copy(), like.records.copy()
+            self.info_x, self.info_y = like.info_x.copy(), like.info_y.copy()
+            return
         self.bounds = key_bounds(cells)
         self.frame()
         self.before_x, self.after_x = _runs(cells, STEP_X, cells)
@@ -89,18 +117,13 @@ class BoardData:
         self.joinable = joinable
         if _near_limit(self.bounds):
             _fence(joinable, cells)
-        self.records: dict[int, tuple[int, int, int, int, int, int, int, int, int]] = {}
-        self.info_x: dict[int, Info] = {}
-        self.info_y: dict[int, Info] = {}
+        self.records = {}
+        self.info_x = {}
+        self.info_y = {}
 
     def copy(self) -> BoardData:
         """A copy to grow without changing this one (the placements, a cache for the frame, shared)."""
-        twin = object.__new__(BoardData)
-        for name in ("bonus", "bounds", "x0", "y0", "width", "w", "placements"):
-            setattr(twin, name, getattr(self, name))
-        for name in ("cells", "before_x", "after_x", "before_y", "after_y", "joinable", "records", "info_x", "info_y"):
-            setattr(twin, name, getattr(self, name).copy())
-        return twin
+        return BoardData(self.cells, self.bonus, self)
 
     def fits(self, wanted: int) -> bool:
         """Whether a tile of the mask ``wanted`` fits alone on some frontier cell. A cell with
@@ -239,6 +262,7 @@ def board_data(cells: dict[int, int], bonus: int) -> BoardData:
     return data
 
 
+@mypyc_attr(native_class=False)  # compiled, a Python class still: a game copies and pickles
 class Line:
     """The board data of every board on a depth-first search's line, for a search
     that says what each move placed (:meth:`push`) and when it is taken back

@@ -15,6 +15,7 @@ from typing import Literal
 
 from .board import Placement, format_move, parse_move
 from .errors import QwirkleError
+from .pickling import Rebuilt, rebuilt
 from .text import cut
 from .tiles import TILES, Tile, format_tiles, parse_tiles
 
@@ -110,3 +111,6 @@ class Move:
         if self.action == "place":
             return tuple(sorted((p.key, int(p.tile)) for p in self.tiles))
         return tuple(sorted(int(t) for t in self.exchanged))
+
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)

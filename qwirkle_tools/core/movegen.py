@@ -43,10 +43,9 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import compress, permutations, repeat
+from itertools import compress, permutations
 from typing import Any
 
 from .board import STEP_X, STEP_Y, Board, Placement, key_cell
@@ -55,6 +54,7 @@ from .frontier import DEAD, FREE, NO_RUN, BoardData, Info, Placements, board_dat
 from .lines import ALL, JOIN, LINE_MAX
 from .lines import points as line_points
 from .move import Move
+from .pickling import Rebuilt, rebuilt
 from .rules import DEFAULT_RULES, Rules
 from .tiles import COLOUR_OF, SHAPE_OF, TILES, largest_group
 
@@ -83,6 +83,9 @@ class Cutoff:
     deadline: float | None = None
     most: int | None = None
     cut: bool = False
+
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
 
 
 ANCHOR_MOST = 20_000
@@ -135,13 +138,8 @@ def _built(table: dict[int, _Entry]) -> list[Move]:
     """The table's moves as :class:`Move` objects, in its order."""
     if not table:
         return []
-    scores, qwirkles, _, placements = zip(*map(table.__getitem__, sorted(table)))
-    # the Moves built and filled in C, without Move.__init__ (five object.__setattr__ calls each)
-    moves = list(map(object.__new__, repeat(Move, len(scores))))
-    for set_field, values in ((_SET_ACTION, repeat("place")), (_SET_TILES, placements), (_SET_EXCHANGED, repeat(())),
-                              (_SET_SCORE, scores), (_SET_QWIRKLES, qwirkles)):
-        deque(map(set_field, moves, values), 0)
-    return moves
+    entries = map(table.__getitem__, sorted(table))
+    return [Move("place", placements, (), score, qwirkles) for score, qwirkles, _, placements in entries]
 
 
 def generate_raw(
@@ -231,12 +229,6 @@ def raw(move: Move) -> RawMove:
     """A generated move as the plain data :func:`generate_raw` gives."""
     return move.score or 0, move.qwirkles or 0, tuple(p.key for p in move.tiles), tuple(int(p.tile) for p in move.tiles)
 
-
-_SET_ACTION: Callable[[Move, Any], None] = Move.__dict__["action"].__set__
-_SET_EXCHANGED: Callable[[Move, Any], None] = Move.__dict__["exchanged"].__set__
-_SET_TILES: Callable[[Move, Any], None] = Move.__dict__["tiles"].__set__
-_SET_SCORE: Callable[[Move, Any], None] = Move.__dict__["score"].__set__
-_SET_QWIRKLES: Callable[[Move, Any], None] = Move.__dict__["qwirkles"].__set__
 
 _ALL = ALL
 _NEIGH = JOIN  # for each tile, the tiles that may share a line with it (see qwirkle_tools.core.lines)

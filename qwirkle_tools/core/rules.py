@@ -17,8 +17,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+from mypy_extensions import mypyc_attr
+
 from .board import STEP_X, STEP_Y, Board, Placement, cell_text, key_cell
 from .lines import FAULTS, LINE_MAX, accepts, fault, mask, points, runs, survey, walk
+from .pickling import Rebuilt, rebuilt
 from .tiles import TILES, Tile, tile_names
 
 
@@ -43,6 +46,9 @@ class Rules:
         score and the bonus, for the analysis, the engines and the playable game."""
         return points if bag is None else points + self.end_points(rack - placed, bag)
 
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
+
 
 DEFAULT_RULES = Rules()
 RULE_KEYS: tuple[str, ...] = ("lone_tile_score", "qwirkle_bonus", "end_bonus")
@@ -61,6 +67,9 @@ class Violation:
     message: str
     index: int | None = None
 
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
+
 
 @dataclass(frozen=True, slots=True)
 class LineScore:
@@ -74,6 +83,9 @@ class LineScore:
 
     def __str__(self) -> str:
         return f"{len(self.tiles)}{' Qwirkle' if self.qwirkle else ''}"
+
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +119,9 @@ class ScoreBreakdown:
             parts.append(f"{self.end_bonus}(end)")
         return f"{'+'.join(parts) or '0'} = {self.total}"
 
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
+
 
 _Line = tuple[int, int, list[int]]  # first cell key, step, tiles
 
@@ -120,6 +135,7 @@ def _points_table(bonus: int) -> tuple[int, ...]:
     return table
 
 
+@mypyc_attr(native_class=False)  # compiled, a Python class still: it pickles and copies
 class Judgement:
     """What :func:`judge` found: the broken rules and the score.
 

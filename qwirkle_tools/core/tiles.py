@@ -31,6 +31,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from mypy_extensions import mypyc_attr
+
 from .errors import QwirkleError
 from .text import cut
 
@@ -67,6 +69,7 @@ class TileError(QwirkleError, ValueError):
     """A text that names no tile."""
 
 
+@mypyc_attr(native_class=False)  # compiled, a subclass of int stays a Python class
 class Tile(int):
     """One of the 36 distinct tiles; compare, hash and sort as its number.
 

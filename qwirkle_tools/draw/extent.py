@@ -13,8 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..core.text import count
+
+if TYPE_CHECKING:
+    from ..core.board import Board
+
 
 MAX_SHOWN = 256
 """Most columns (and rows) a picture shows: a record's tiles may lie a million
@@ -105,7 +110,7 @@ Placed = tuple[int, int, int]
 """A placement as the tuple it is: tile, x, y (:class:`~qwirkle_tools.core.board.Placement`)."""
 
 
-def layout(board: Mapping[tuple[int, int], int], last: Iterable[Placed] = (), ghosts: Iterable[Placed] = (),
+def layout(board: Mapping[tuple[int, int], int] | Board, last: Iterable[Placed] = (), ghosts: Iterable[Placed] = (),
            open_cells: Iterable[Placed] = ()) -> Layout:
     """Where a picture of ``board`` draws each tile, the ``last`` move's
     cells, the ``ghosts`` and the ringed ``open_cells`` (each a tile on its cell)."""

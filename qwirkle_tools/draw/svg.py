@@ -18,11 +18,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from html import escape
+from typing import TYPE_CHECKING
 
 from ..core.safetext import one_line
 from ..core.tiles import COLOUR_CODES, COLOUR_OF, COLOURS, SHAPE_CODES, SHAPE_OF, SHAPES, tile_name
 from .extent import Placed, cut_note, layout
 from .palette import COLOUR_HEX, GHOST, LAST_MOVE, TABLE, TILE_FACE, shape_pieces
+
+if TYPE_CHECKING:
+    from ..core.board import Board
+
 
 CELL = 36.0
 """A cell's side, in pixels (smaller on a board too wide for :data:`WIDEST`)."""
@@ -91,7 +96,7 @@ def legend_svg(left: float, top: float) -> tuple[str, float, float]:
     return group, len(COLOURS) * _LEGEND_STEP, 2 * size + 6
 
 
-def board_svg(board: Mapping[tuple[int, int], int], last: Iterable[Placed] = (), ghosts: Iterable[Placed] = (),
+def board_svg(board: Mapping[tuple[int, int], int] | Board, last: Iterable[Placed] = (), ghosts: Iterable[Placed] = (),
               caption: str = "", legend: bool = True) -> str:
     """``board`` as the text of an SVG picture.
 
@@ -153,7 +158,7 @@ def score_line(names: Iterable[str], scores: Iterable[int]) -> str:
     return " · ".join(f"{one_line(name, 40)} {score}" for name, score in zip(names, scores))
 
 
-def position_svg(board: Mapping[tuple[int, int], int], last: Iterable[Placed] | None, names: Iterable[str],
+def position_svg(board: Mapping[tuple[int, int], int] | Board, last: Iterable[Placed] | None, names: Iterable[str],
                  scores: Iterable[int], to_move: int | None) -> str:
     """A game's position as a picture: ``board`` with the ``last`` move
     outlined, under the scores and who is to move (``None``: the game is over).

@@ -7,6 +7,7 @@ import dataclasses
 
 from ..core.errors import QwirkleError
 from ..core.findings import Finding
+from ..core.pickling import Rebuilt, rebuilt
 from ..core.text import count
 from ..formats.record import Record, Turn
 from ..play.engine import replay
@@ -34,6 +35,9 @@ class Start:
     game: Game
     played: Move | None
     set_aside: tuple[Finding, ...]
+
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
 
 
 def start(record: Record, turn: int | None = None) -> Start:

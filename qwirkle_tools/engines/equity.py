@@ -28,6 +28,7 @@ from itertools import combinations
 
 from ..core.board import Placement, key_cell
 from ..core.movegen import Cutoff, RawMove, generate_raw
+from ..core.pickling import Rebuilt, rebuilt
 from ..core.rules import DEFAULT_RULES, Rules
 from ..core.tiles import TILES, format_tiles
 from ..play.game import Move, SeatView
@@ -42,6 +43,9 @@ class Exchange:
 
     def __str__(self) -> str:
         return f"exchange {format_tiles(self.tiles)}"
+
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +68,9 @@ class Valued:
             return Move.exchange(self.move.tiles)
         _, _, keys, tiles = self.move
         return Move.place((Placement(TILES[t], *key_cell(k)) for k, t in zip(keys, tiles)), self.score)
+
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
 
 
 MOVES_KEPT = 20_000

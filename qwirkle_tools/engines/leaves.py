@@ -35,6 +35,7 @@ from importlib import resources
 
 from ..core.frontier import board_data
 from ..core.lines import JOIN, LINE_MAX
+from ..core.pickling import Rebuilt, rebuilt
 from ..core.rules import DEFAULT_RULES
 
 FEATURES: tuple[str, ...] = ("kept", "duplicate", "pair", "five", "dead")
@@ -73,6 +74,9 @@ class Terms:
                 if row == five_tiles or col == five_tiles:
                     five |= mask
         return cls(live, five)
+
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
 
 
 def features(kept: Sequence[int], terms: Terms) -> tuple[int, ...]:
@@ -113,6 +117,9 @@ class Leaves:
             raise ValueError(f"a leave model has {len(FEATURES)} weights ({', '.join(FEATURES)}), not {len(self.weights)}")
         if self.taper < 0:
             raise ValueError(f"the taper is a bag size, 0 or more, not {self.taper}")
+
+    def __reduce__(self) -> tuple[type[Leaves], tuple[tuple[float, ...], float, float, str]]:
+        return Leaves, (self.weights, self.taper, self.exchange, self.source)  # (pickle and copy, the compiled build too)
 
     def scale(self, bag: int) -> float:
         """How much a leave counts with ``bag`` tiles left in the bag after the draw."""

@@ -43,6 +43,7 @@ from dataclasses import dataclass
 
 from ..core.errors import QwirkleError
 from ..core.movegen import Cutoff, RawMove, TooManyMoves, best_move, generate_raw, raw
+from ..core.pickling import Rebuilt, rebuilt
 from ..core.rules import Rules
 
 CANDIDATES = 8
@@ -133,6 +134,9 @@ class Settings:
         if self.candidates < 1 or self.samples < 1:
             raise ValueError(f"candidates and samples must be at least 1, not {self.candidates} and {self.samples}")
 
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
+
 
 DEFAULT = Settings()
 
@@ -151,6 +155,9 @@ class Judged:
     @property
     def value(self) -> float:
         return self.score - self.reply + self.kept
+
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
 
 
 def sample_racks(pool: Sequence[int], size: int, samples: int, seed: int) -> list[tuple[tuple[int, ...], int]]:

@@ -72,6 +72,7 @@ from itertools import islice
 from ..core.board import Placement, key_cell
 from ..core.frontier import kept, restore
 from ..core.movegen import Cutoff, RawMove, TooManyMoves, best_move, generate_raw, raw
+from ..core.pickling import Rebuilt, rebuilt
 from ..core.rules import Rules, judge
 from ..core.tiles import RACK_SIZE, TILES, each_copy
 from ..play.game import Game, Move, SeatView
@@ -125,6 +126,9 @@ class Static:
 
     ranking: Ranking
     leave: LeaveValue
+
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
 
 
 def score_ranking(cells: dict[int, int], rack: Sequence[int], bag: int, rules: Rules, most: int) -> list[RawMove]:
@@ -182,6 +186,9 @@ class Settings:
         if min(counts) < 1 or self.plies < 0:
             raise ValueError("candidates, iterations, minimum and endgame nodes must be at least 1, plies at least 0")
 
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
+
 
 DEFAULT = Settings()
 
@@ -206,6 +213,9 @@ class Simulated:
     """The mover's chance of winning: the mean over the playouts of the :data:`Leaf` chance at each
     playout's end (``exact``: the result the solver's spread leads to); ``None`` unless asked for."""
 
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
+
 
 @dataclass
 class Tally:
@@ -221,6 +231,9 @@ class Tally:
     endgames: int = 0
     endgame_seconds: float = 0.0
     per_move: list[float] = field(default_factory=list)
+
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
 
 
 def evaluate(cells: Mapping[int, int], rack: Sequence[int], pool: Sequence[int], sizes: Sequence[int], bag: int | None,

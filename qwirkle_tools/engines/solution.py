@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core.move import Move
+from ..core.pickling import Rebuilt, rebuilt
 from ..core.safetext import one_line
 from ..core.tiles import format_tiles
 from ..formats.jsontext import JSON
@@ -23,6 +24,9 @@ class Candidate:
 
     def __str__(self) -> str:
         return f"{self.move} {self.value:+d}" + (f" (loses {self.loss})" if self.loss else "")
+
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +74,9 @@ class Solution:
             "seconds": round(self.seconds, 3), "cut": self.cut, "line": [str(m) for m in self.line],
             "candidates": [{"move": str(c.move), "value": c.value, "loss": c.loss} for c in self.candidates],
         }
+
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
 
 
 def outcome(margin: int) -> str:

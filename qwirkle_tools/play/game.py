@@ -47,6 +47,8 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Literal
 
+from mypy_extensions import mypyc_attr
+
 from ..core.board import COORD_LIMIT, Board, Placement, key_cell
 from ..core.findings import make
 from ..core.frontier import BoardData, Line, board_data
@@ -55,17 +57,18 @@ from ..core.move import Action as Action
 from ..core.move import Move as Move
 from ..core.move import MoveError as MoveError
 from ..core.rules import DEFAULT_RULES, Rules, dead, judge, judge_placed
-from ..core.tiles import COPIES, RACK_SIZE, TILES, Tile, each_copy, largest_group, tile_names
+from ..core.tiles import COPIES, RACK_SIZE, TILES, Tile, each_copy, tile_names
 from ..formats.jsontext import JSON
 from ..formats.record import Player, Record, Result, Setup, Turn
 from .engine import GameState, IllegalMoveError
-from .ledger import Dealer
+from .ledger import Dealer, starter
 from .view import SeatView, end_of, hide, hide_setup, moves_for, tiles_of
 
 Outcome = Literal["out", "blocked"]
 _End = Literal["out", "blocked", "unknown"] | None  # "unknown": not worked out since the last change
 
 
+@mypyc_attr(native_class=False)  # compiled, a Python class still: a game copies and pickles
 class _Undo:
     """What :meth:`Game.push` changed, for :meth:`Game.pop` to put back."""
 
@@ -81,6 +84,7 @@ class _Undo:
         self.end = end
 
 
+@mypyc_attr(native_class=False)  # compiled, a Python class still: a game copies and pickles
 class Game:
     """A game in play with every rack and the bag known (see the module's notes).
 
@@ -169,7 +173,7 @@ class Game:
         racks, bag = _to_play_on(record, state, seed)
         to_move = state.to_move if state.to_move is not None else 0
         if not record.turns and not state.board.cells:
-            to_move = max(range(len(racks)), key=lambda s: (largest_group(racks[s]), -s))
+            to_move = starter(racks)
         board = [Placement(TILES[t], *key_cell(k)) for k, t in state.board.cells.items()]
         game = cls(record.names, racks, bag, to_move, record.rules, seed, board,
                    state.scores, record.turns, record.setup, dict(record.meta))
@@ -423,6 +427,7 @@ def _to_play_on(record: Record, state: GameState, seed: int) -> tuple[list[list[
     return racks, pool
 
 
+@mypyc_attr(native_class=False)  # compiled, a Python class still: a game copies and pickles
 class _Boards:
     """The move generator's data of each board. A game played forward shares the thread's
     (:func:`~qwirkle_tools.core.frontier.board_data`, which its players' move generations

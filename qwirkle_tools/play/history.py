@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from mypy_extensions import mypyc_attr
+
 from ..core.findings import Finding
 from ..core.tiles import RACK_SIZE, each_copy
 from ..formats.record import Record, Turn
@@ -19,6 +21,7 @@ from .replay import Replay
 from .state import GameState, LeadChange, TurnResult
 
 
+@mypyc_attr(native_class=False)  # compiled, a Python class still: it pickles and copies
 class History:
     """A record replayed once: every turn's result, and the states between.
 

@@ -26,6 +26,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from ..core.rules import playable_tile
 from ..core.text import count
 from ..core.tiles import COPIES, RACK_SIZE, TILE_COUNT, TILES, largest_group, tile_names
@@ -98,6 +100,7 @@ def missing(rack: Sequence[int], tiles: Sequence[int]) -> int | None:
     return None
 
 
+@mypyc_attr(native_class=False)  # compiled, a Python class still: it pickles and copies
 class Ledger:
     """The replay's account of racks, bag and tiles in sight (see the module's notes).
 
@@ -444,6 +447,7 @@ def set_bag(ledger: Ledger, setup: Setup | None, on_board: int, racks_stated: bo
         ledger.rack_total = sum(s for s in sizes if s is not None) if None not in sizes else None
 
 
+@mypyc_attr(native_class=False)  # compiled, a Python class still: a game copies and pickles
 class Dealer:
     """The dealer's ledger: every rack and the bag, in draw order (the last tile is drawn first).
 
@@ -468,8 +472,7 @@ class Dealer:
         bag = [t for t in range(len(TILES)) for _ in range(COPIES)]
         rng.shuffle(bag)
         racks = [[bag.pop() for _ in range(RACK_SIZE)] for _ in range(players)]
-        starter = max(range(players), key=lambda s: (largest_group(racks[s]), -s))
-        return cls(racks, bag, rng), starter
+        return cls(racks, bag, rng), starter(racks)
 
     def left(self) -> list[int]:
         """Every tile off the board: in the racks and the bag."""
@@ -536,3 +539,9 @@ class Dealer:
 
 __all__ = ["Dealer", "Ledger", "Problem", "exchange_problem", "minus", "missing", "opening_problem", "pass_problem", "set_bag",
            "set_racks"]
+
+
+def starter(racks: Sequence[Sequence[int]]) -> int:
+    """The seat the rules choose to start: the largest group of tiles sharing a colour or
+    a shape (a tie goes to the lower seat)."""
+    return max(range(len(racks)), key=lambda s: (largest_group(racks[s]), -s))

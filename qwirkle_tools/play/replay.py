@@ -37,6 +37,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
+from mypy_extensions import mypyc_attr
+
 from ..core.board import STEP_X, STEP_Y, Board, Placement, cell_text
 from ..core.findings import Finding
 from ..core.lines import fault, walk
@@ -48,6 +50,7 @@ from .ledger import Ledger, opening_problem, pass_problem, set_bag, set_racks
 from .state import GameState, IllegalMoveError, Notes, TurnResult, qwirkles
 
 
+@mypyc_attr(native_class=False)  # compiled, a Python class still: copy() and a refused turn's rebuild
 class Replay:
     """A game in progress (see the module's notes for strict and lenient play).
 

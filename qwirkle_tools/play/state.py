@@ -12,9 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from mypy_extensions import mypyc_attr
+
 from ..core.board import Board
 from ..core.errors import QwirkleError
 from ..core.findings import MAX_FINDINGS, Finding, capped, make
+from ..core.pickling import Rebuilt, rebuilt
 from ..core.rules import Judgement, ScoreBreakdown
 from ..core.text import count
 from ..core.tiles import COPIES, TILES
@@ -81,6 +84,9 @@ class GameState:
                 counts[t] -= 1
         return tuple(max(0, c) for c in counts)
 
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
+
 
 @dataclass(frozen=True, slots=True)
 class LeadChange:
@@ -89,7 +95,11 @@ class LeadChange:
     turn: int
     leader: int
 
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
 
+
+@mypyc_attr(native_class=False)  # compiled, a Python class still: it pickles and copies
 class TurnResult:
     """One turn played: its points, what was wrong, the state after.
 
@@ -147,6 +157,7 @@ def qwirkles(judgement: Judgement | None, turn: Turn | None, known: bool) -> int
     return 0 if known and turn is not None and turn.action != "place" else None
 
 
+@mypyc_attr(native_class=False)  # compiled, a Python class still: it pickles and copies
 class Notes:
     """A game's findings as they are made, in order: the first
     :data:`~qwirkle_tools.core.findings.MAX_FINDINGS` kept, the rest only

@@ -16,6 +16,7 @@ from ..core.board import Board, Placement, key_cell
 from ..core.frontier import BoardData
 from ..core.move import Move
 from ..core.movegen import best_move, generate, generate_on, generate_raw
+from ..core.pickling import Rebuilt, rebuilt
 from ..core.rules import DEFAULT_RULES, Rules
 from ..core.text import count
 from ..core.tiles import COLOUR_OF, COPIES, RACK_SIZE, SHAPE_OF, TILES, Tile, tile_names
@@ -90,6 +91,9 @@ class SeatView:
         return cls(seat, state.to_move if state.to_move is not None else seat, state.board, tiles_of(rack), sizes,
                    bag, state.scores, record.turns, record.rules, state.ended is not None,
                    record.names, record.setup)
+
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
 
 
 def end_of(record: Record, what: str) -> GameState:

@@ -13,10 +13,10 @@ from functools import cache
 from typing import Any
 
 import pytest
-from conftest import play
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import play
 from qwirkle_tools.core.board import Board, Placement, cell_key, key_cell
 from qwirkle_tools.core.frontier import BoardData
 from qwirkle_tools.core.movegen import generate
@@ -358,7 +358,7 @@ def test_playable_tile_is_none_when_nothing_fits(board: str, rack: str) -> None:
     cells = Board.parse(board).cells
     assert playable_tile(cells, parse_tiles(rack)) is None
     if cells:  # the same with the move generator's masks of the frontier
-        assert playable_tile(cells, parse_tiles(rack), BoardData(cells, 6).joinable) is None
+        assert playable_tile(cells, parse_tiles(rack), BoardData(dict(cells), 6).joinable) is None
 
 
 @pytest.mark.parametrize(("board", "rack", "tile"), [
@@ -369,7 +369,7 @@ def test_playable_tile_is_none_when_nothing_fits(board: str, rack: str) -> None:
 ])
 def test_playable_tile_finds_a_legal_placement(board: str, rack: str, tile: str) -> None:
     b = Board.parse(board)
-    for frontier in (None, BoardData(b.cells, 6).joinable):
+    for frontier in (None, BoardData(dict(b.cells), 6).joinable):
         found = playable_tile(b.cells, parse_tiles(rack), frontier)
         assert found is not None and found.tile == Tile.parse(tile)
         assert judge(b, [found]).legal

@@ -43,7 +43,7 @@ def compiler_missing() -> str | None:
     headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
     if not headers.exists():
         return f"no Python headers ({headers} is missing)"
-    compiler = (sysconfig.get_config_var("CC") or "cc").split()
+    compiler = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()  # as the build would take it
     if not compiler or shutil.which(compiler[0]) is None:
         return f"no C compiler ({' '.join(compiler) or 'cc'} not found)"
     with tempfile.TemporaryDirectory() as folder:

@@ -13,10 +13,10 @@ from functools import cache
 from typing import Any
 
 import pytest
+from conftest import play
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import play
 from qwirkle_tools.core.board import Board, Placement, cell_key, key_cell
 from qwirkle_tools.core.frontier import BoardData
 from qwirkle_tools.core.movegen import generate

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 from brute_force import after, endgame, minimax
-
 from conftest import run_on_the_pure_build
+
 from qwirkle_tools import Game, loads
 from qwirkle_tools.core.movegen import generate_raw
 from qwirkle_tools.engines.endgame import (
@@ -218,6 +218,7 @@ def test_the_moves_kept_at_a_pass_are_the_next_positions_moves(seed: int, reques
 
 def crowded_game(first: str = "rc oc yc gc bc rc", second: str = "rs os ys gs bs rs") -> Game:
     from conftest import crowded_endgame
+
     from qwirkle_tools import from_data
 
     return Game.from_record(from_data(crowded_endgame(first, second)))

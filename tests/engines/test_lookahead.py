@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from conftest import game, place, run_on_the_pure_build, simulated
+
 from qwirkle_tools.analysis.analyse import analyse, chance_held, open_fives
 from qwirkle_tools.analysis.annotation import analysis_data, annotated
 from qwirkle_tools.analysis.validate import check_data
@@ -223,6 +223,7 @@ def test_board_picture_marks_the_open_five(tmp_path: Path) -> None:
 
 def test_a_position_with_thousands_of_moves_is_noted_not_judged() -> None:
     from conftest import CIRCLES, crowded
+
     from qwirkle_tools.engines.lookahead import REPLY_LIMIT
 
     circles = [str(t) for t in parse_tiles(CIRCLES.split())]

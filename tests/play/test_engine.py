@@ -7,8 +7,8 @@ import random
 from typing import Any
 
 import pytest
-
 from conftest import findings, game, place, run_on_the_pure_build, simulated
+
 from qwirkle_tools.analysis.validate import check_data
 from qwirkle_tools.core.tiles import COPIES, TILES, Tile
 from qwirkle_tools.formats.record import from_data, placement_data

@@ -57,4 +57,7 @@ def run_the_source() -> None:
     """From now on the package's modules load from their ``.py`` files (the pure build),
     compiled ones beside them or not: called by the package's first lines when asked."""
     if not any(isinstance(finder, _SourceFirst) for finder in sys.meta_path):
-        sys.meta_path.insert(0, _SourceFirst())
+        from importlib.machinery import PathFinder
+
+        finders = sys.meta_path  # just before the path's finder (which finds compiled modules first), after any other
+        finders.insert(finders.index(PathFinder) if PathFinder in finders else len(finders), _SourceFirst())

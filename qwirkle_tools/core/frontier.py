@@ -19,8 +19,6 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable, Mapping
 
-from mypy_extensions import mypyc_attr
-
 from .board import COORD_LIMIT, STEP_X, STEP_Y, Placement, cell_key, key_bounds, key_cell
 from .lines import ALL, accepts, line_start, survey, walk
 from .tiles import TILES
@@ -38,7 +36,6 @@ DEAD: Info = (0, 0, 0, 0, 0, 0)
 FREE: Info = (ALL, 0, ALL, 0, 0, 0)
 
 
-@mypyc_attr(native_class=False)  # compiled, a Python class still: a game copies and pickles
 class Placements(dict[int, Placement]):
     """Placement code to placement, each built once."""
 
@@ -52,7 +49,6 @@ class Placements(dict[int, Placement]):
         return p
 
 
-@mypyc_attr(native_class=False)  # compiled, a Python class still: a game copies and pickles
 class BoardData:
     """What the moves on a board depend on besides the rack, kept from call to
     call (per thread): a board is usually the previous call's plus a few tiles.
@@ -74,6 +70,9 @@ class BoardData:
     Placement objects. The bounds are kept to move the frame when the board
     outgrows it.
     """
+
+    def __new__(cls, *args: object, **kwargs: object) -> BoardData:  # (compiled: pickles, copies)
+        return super().__new__(cls)
 
     cells: dict[int, int]
     bonus: int
@@ -262,7 +261,6 @@ def board_data(cells: dict[int, int], bonus: int) -> BoardData:
     return data
 
 
-@mypyc_attr(native_class=False)  # compiled, a Python class still: a game copies and pickles
 class Line:
     """The board data of every board on a depth-first search's line, for a search
     that says what each move placed (:meth:`push`) and when it is taken back
@@ -273,6 +271,9 @@ class Line:
     search looks up elsewhere needs none), from the nearest board before it on
     the line, and kept until the search takes back a move that board holds.
     """
+
+    def __new__(cls, *args: object, **kwargs: object) -> Line:  # (compiled: pickles, copies)
+        return super().__new__(cls)
 
     __slots__ = ("placed", "kept")
 

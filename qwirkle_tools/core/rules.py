@@ -17,8 +17,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from mypy_extensions import mypyc_attr
-
 from .board import STEP_X, STEP_Y, Board, Placement, cell_text, key_cell
 from .lines import FAULTS, LINE_MAX, accepts, fault, mask, points, runs, survey, walk
 from .pickling import Rebuilt, rebuilt
@@ -135,13 +133,15 @@ def _points_table(bonus: int) -> tuple[int, ...]:
     return table
 
 
-@mypyc_attr(native_class=False)  # compiled, a Python class still: it pickles and copies
 class Judgement:
     """What :func:`judge` found: the broken rules and the score.
 
     ``points`` and ``qwirkles`` are there at once; :attr:`score`, the
     breakdown line by line, is built on first use.
     """
+
+    def __new__(cls, *args: object, **kwargs: object) -> Judgement:  # (compiled: pickles, copies)
+        return super().__new__(cls)
 
     __slots__ = ("violations", "points", "qwirkles", "_lines", "_lone", "_bonus", "_score")
 

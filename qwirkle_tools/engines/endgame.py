@@ -32,8 +32,6 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import islice
 
-from mypy_extensions import mypyc_attr
-
 from ..core.board import STEP_X, STEP_Y, Placement, key_cell
 from ..core.frontier import Line
 from ..core.lines import JOIN, line_start
@@ -545,7 +543,6 @@ def _deepening(search: _Search, moves: list[tuple[int, _Raw]]) -> tuple[int, _Ra
     return found
 
 
-@mypyc_attr(native_class=False)  # compiled, a Python class still: it pickles and copies
 class Threshold:
     """Null-window questions about one endgame position (bag empty, two players): is its value,
     or a move's there, above a threshold with best play? Cheaper than the value itself (a
@@ -555,6 +552,9 @@ class Threshold:
     Raises:
         NotAnEndgame: as :func:`solve`.
     """
+
+    def __new__(cls, *args: object, **kwargs: object) -> Threshold:  # (compiled: pickles, copies)
+        return super().__new__(cls)
 
     def __init__(self, game: Game, max_nodes: int | None = None) -> None:
         _refuse(game)

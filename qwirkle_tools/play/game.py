@@ -47,8 +47,6 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Literal
 
-from mypy_extensions import mypyc_attr
-
 from ..core.board import COORD_LIMIT, Board, Placement, key_cell
 from ..core.findings import make
 from ..core.frontier import BoardData, Line, board_data
@@ -68,9 +66,11 @@ Outcome = Literal["out", "blocked"]
 _End = Literal["out", "blocked", "unknown"] | None  # "unknown": not worked out since the last change
 
 
-@mypyc_attr(native_class=False)  # compiled, a Python class still: a game copies and pickles
 class _Undo:
     """What :meth:`Game.push` changed, for :meth:`Game.pop` to put back."""
+
+    def __new__(cls, *args: object, **kwargs: object) -> _Undo:  # (compiled: pickles, copies)
+        return super().__new__(cls)
 
     __slots__ = ("rack", "keys", "drawn", "bag", "rng", "end")
 
@@ -84,7 +84,6 @@ class _Undo:
         self.end = end
 
 
-@mypyc_attr(native_class=False)  # compiled, a Python class still: a game copies and pickles
 class Game:
     """A game in play with every rack and the bag known (see the module's notes).
 
@@ -93,6 +92,9 @@ class Game:
     :attr:`racks`, :attr:`bag_size`, :attr:`scores`, :attr:`to_move` and
     :meth:`view`; it changes only by :meth:`push` and :meth:`pop`.
     """
+
+    def __new__(cls, *args: object, **kwargs: object) -> Game:  # (compiled: pickles, copies)
+        return super().__new__(cls)
 
     def __init__(self, names: Sequence[str], racks: Sequence[Sequence[int]], bag: Sequence[int], to_move: int,
                  rules: Rules = DEFAULT_RULES, seed: int = 0, board: Iterable[Placement] = (),
@@ -427,13 +429,15 @@ def _to_play_on(record: Record, state: GameState, seed: int) -> tuple[list[list[
     return racks, pool
 
 
-@mypyc_attr(native_class=False)  # compiled, a Python class still: a game copies and pickles
 class _Boards:
     """The move generator's data of each board. A game played forward shares the thread's
     (:func:`~qwirkle_tools.core.frontier.board_data`, which its players' move generations
     use too); from the first :meth:`pop`, a line of pushed placements
     (a :class:`~qwirkle_tools.core.frontier.Line`), so that a search that pops and pushes
     again grows the next board's data from its parent's, not from nothing."""
+
+    def __new__(cls, *args: object, **kwargs: object) -> _Boards:  # (compiled: pickles, copies)
+        return super().__new__(cls)
 
     __slots__ = ("line", "start", "bonus", "searched")
 

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from mypy_extensions import mypyc_attr
-
 from ..core.findings import Finding
 from ..core.tiles import RACK_SIZE, each_copy
 from ..formats.record import Record, Turn
@@ -21,13 +19,15 @@ from .replay import Replay
 from .state import GameState, LeadChange, TurnResult
 
 
-@mypyc_attr(native_class=False)  # compiled, a Python class still: it pickles and copies
 class History:
     """A record replayed once: every turn's result, and the states between.
 
     Iterating gives the :class:`TurnResult` of each readable turn in order.
     ``findings`` are all of them, the record's own (result, starter) last.
     """
+
+    def __new__(cls, *args: object, **kwargs: object) -> History:  # (compiled: pickles, copies)
+        return super().__new__(cls)
 
     def __init__(self, record: Record, initial: GameState, results: tuple[TurnResult, ...],
                  findings: tuple[Finding, ...], turns: Sequence[Turn | None] | None = None,

@@ -26,8 +26,6 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from mypy_extensions import mypyc_attr
-
 from ..core.rules import playable_tile
 from ..core.text import count
 from ..core.tiles import COPIES, RACK_SIZE, TILE_COUNT, TILES, largest_group, tile_names
@@ -100,7 +98,6 @@ def missing(rack: Sequence[int], tiles: Sequence[int]) -> int | None:
     return None
 
 
-@mypyc_attr(native_class=False)  # compiled, a Python class still: it pickles and copies
 class Ledger:
     """The replay's account of racks, bag and tiles in sight (see the module's notes).
 
@@ -110,6 +107,9 @@ class Ledger:
     rack, ``bag`` the bag's count and ``bag_tiles`` its tiles by kind (each
     ``None`` once not known), ``rack_total`` the sum of the rack sizes while known.
     """
+
+    def __new__(cls, *args: object, **kwargs: object) -> Ledger:  # (compiled: pickles, copies)
+        return super().__new__(cls)
 
     __slots__ = ("who", "notes", "seen", "known", "size", "peak", "bag", "bag_tiles", "rack_total")
 
@@ -447,13 +447,15 @@ def set_bag(ledger: Ledger, setup: Setup | None, on_board: int, racks_stated: bo
         ledger.rack_total = sum(s for s in sizes if s is not None) if None not in sizes else None
 
 
-@mypyc_attr(native_class=False)  # compiled, a Python class still: a game copies and pickles
 class Dealer:
     """The dealer's ledger: every rack and the bag, in draw order (the last tile is drawn first).
 
     ``rng`` shuffles exchanged tiles back into the bag. Each change returns
     what :meth:`undo_place` and :meth:`undo_exchange` need to put it back exactly.
     """
+
+    def __new__(cls, *args: object, **kwargs: object) -> Dealer:  # (compiled: pickles, copies)
+        return super().__new__(cls)
 
     __slots__ = ("racks", "bag", "rng")
 

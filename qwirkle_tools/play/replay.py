@@ -37,8 +37,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from mypy_extensions import mypyc_attr
-
 from ..core.board import STEP_X, STEP_Y, Board, Placement, cell_text
 from ..core.findings import Finding
 from ..core.lines import fault, walk
@@ -50,7 +48,6 @@ from .ledger import Ledger, opening_problem, pass_problem, set_bag, set_racks
 from .state import GameState, IllegalMoveError, Notes, TurnResult, qwirkles
 
 
-@mypyc_attr(native_class=False)  # compiled, a Python class still: copy() and a refused turn's rebuild
 class Replay:
     """A game in progress (see the module's notes for strict and lenient play).
 
@@ -58,6 +55,9 @@ class Replay:
     players, the rules and an optional starting position. The setup is
     checked at once: in a strict game a wrong setup raises.
     """
+
+    def __new__(cls, *args: object, **kwargs: object) -> Replay:  # (compiled: pickles, copies)
+        return super().__new__(cls)
 
     def __init__(self, players: int | Sequence[str], rules: Rules = DEFAULT_RULES, setup: Setup | None = None,
                  strict: bool = True, record: Record | None = None) -> None:
@@ -178,12 +178,14 @@ class Replay:
         game.run(self.played)
         game.strict = True
         game.played = self.played
-        self.__dict__.update(game.__dict__)
+        for name in _STATE:
+            setattr(self, name, getattr(game, name))
 
     def copy(self) -> Replay:
         """An independent copy of the game, to try a line of play on."""
         other = Replay.__new__(Replay)
-        other.__dict__.update(self.__dict__)
+        for name in _STATE:
+            setattr(other, name, getattr(self, name))
         notes = other.notes = Notes()
         notes.kept, notes.dropped, notes.error = list(self.notes.kept), self.notes.dropped, self.notes.error
         other.findings = notes.kept
@@ -345,6 +347,12 @@ class Replay:
 
 # -- the starting board, and the record's claims checked against the game played --
 # (functions of the game's facts that add findings to its notes: kept out of the class, which owns the turns)
+
+_STATE = ("names", "n", "rules", "strict", "setup", "turns_played", "cells", "board_known", "totals", "claimed", "told",
+          "told_at", "totals_known", "expected", "ended", "opening", "first_turn_player", "placed_any", "alive", "played",
+          "notes", "findings", "ledger", "_record")
+"""Every attribute of a :class:`Replay` (a test holds them all), which a copy or a rebuild takes."""
+
 
 def _seat_name(names: Sequence[str] | None, p: int) -> str:
     """Seat ``p`` as messages name it: the player's name (cut) and the seat."""

@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mypy_extensions import mypyc_attr
-
 from ..core.board import Board
 from ..core.errors import QwirkleError
 from ..core.findings import MAX_FINDINGS, Finding, capped, make
@@ -99,7 +97,6 @@ class LeadChange:
         return rebuilt(self)
 
 
-@mypyc_attr(native_class=False)  # compiled, a Python class still: it pickles and copies
 class TurnResult:
     """One turn played: its points, what was wrong, the state after.
 
@@ -111,6 +108,9 @@ class TurnResult:
     ``state`` is the whole state after the turn, ``None`` when the replay
     was asked not to keep states.
     """
+
+    def __new__(cls, *args: object, **kwargs: object) -> TurnResult:  # (compiled: pickles, copies)
+        return super().__new__(cls)
 
     __slots__ = ("index", "turn", "points", "qwirkles", "totals", "findings", "state", "_judgement", "_bonus",
                  "_known")
@@ -157,12 +157,14 @@ def qwirkles(judgement: Judgement | None, turn: Turn | None, known: bool) -> int
     return 0 if known and turn is not None and turn.action != "place" else None
 
 
-@mypyc_attr(native_class=False)  # compiled, a Python class still: it pickles and copies
 class Notes:
     """A game's findings as they are made, in order: the first
     :data:`~qwirkle_tools.core.findings.MAX_FINDINGS` kept, the rest only
     counted (a record broken on every turn would otherwise cost a finding a
     step), and the first error remembered, for a strict game to refuse."""
+
+    def __new__(cls, *args: object, **kwargs: object) -> Notes:  # (compiled: pickles, copies)
+        return super().__new__(cls)
 
     __slots__ = ("kept", "dropped", "error")
 

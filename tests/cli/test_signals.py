@@ -460,6 +460,10 @@ STARTUP = "Failed checking if argv[0] is an import path entry"
 """What CPython itself prints when Ctrl-C lands while it looks at the script's path, before any of the
 command's code runs; it then goes on and runs the command (seen once in 40 runs on a loaded machine)."""
 
+SITE = "Error processing line 1 of "
+"""What CPython's ``site`` prints when Ctrl-C lands while it runs an editable install's ``.pth`` line
+(its finder's imports), before any of the command's code; it then goes on and runs the command."""
+
 
 @pytest.mark.slow
 def test_ctrl_c_at_random_moments_of_the_console_scripts_first_200_ms(tmp_path: Path) -> None:
@@ -476,7 +480,7 @@ def test_ctrl_c_at_random_moments_of_the_console_scripts_first_200_ms(tmp_path: 
         seen.append((delay, proc.returncode, ours(err)))
         # else killed before Python's own handler was in place (-2), or at the interpreter's start (its traceback)
         assert not ours(err), (delay, err)
-        if proc.returncode in (0, 130) and not err.startswith(STARTUP):
+        if proc.returncode in (0, 130) and not err.startswith((STARTUP, SITE)):
             assert err in ("", "qwirkle: interrupted\n"), err
     assert {code for _, code, _ in seen} & {130}, seen  # (some landed while the command ran)
 

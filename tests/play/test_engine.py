@@ -653,3 +653,13 @@ def test_findings_are_capped_per_record_with_one_note(monkeypatch: pytest.Monkey
         t["score"] = "0"
     found = check_data(game(*turns))[1]
     assert len(found) == MAX_FINDINGS and found[-1].code == "too-many-findings"
+
+
+def test_a_copy_and_a_rebuild_take_every_attribute_of_a_replay() -> None:
+    from qwirkle_tools.play.replay import _STATE, Replay
+
+    game = Replay(["Ana", "Ben"])
+    kept = getattr(Replay, "__mypyc_attrs__", None)  # the compiled class's attributes; else the instance's
+    assert set(_STATE) == (set(kept) if kept is not None else set(vars(game)))
+    twin = game.copy()
+    assert all(getattr(twin, name) == getattr(game, name) for name in _STATE if name not in ("notes", "ledger"))

@@ -21,8 +21,6 @@ import re
 from collections.abc import Callable, Iterator
 from itertools import chain
 
-from mypy_extensions import mypyc_attr
-
 from ...core.board import Placement
 from ...core.findings import MAX_FINDINGS, STOPPED, Finding, capped, excerpt, make, text_lines
 from ...core.rules import RULE_KEYS
@@ -75,7 +73,6 @@ def parse_qgn(text: str) -> Parsed:
     return reader.parsed()
 
 
-@mypyc_attr(native_class=False)  # compiled, a Python class still: it pickles and copies
 class _Reader:
     """The state of one reading: headers seen, players, turns, mistakes."""
 
@@ -367,7 +364,6 @@ class _Reader:
         raise Mistake(t.column, f"no player {t.shown()}: the players are {', '.join(map(repr, self.names))}{guess}")
 
 
-@mypyc_attr(native_class=False)  # compiled, a Python class still: it pickles and copies
 class _TurnReader:
     """Reads the move, the score and the notes of a turn line, a token at a
     time (a line of a million tiles is never a list of them)."""

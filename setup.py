@@ -35,7 +35,9 @@ COMPILED = [  # where the time goes: move generation, the rules, the game, the r
 
 
 def say(text: str) -> None:
-    print(f"qwirkle-tools: {text}", file=sys.stderr, flush=True)
+    """Tell the one who installs (once: pip runs this file for the metadata too, and it is said at the build)."""
+    if any(step in sys.argv for step in ("bdist_wheel", "editable_wheel", "build_ext", "build", "install", "develop")):
+        print(f"qwirkle-tools: {text}", file=sys.stderr, flush=True)
 
 
 def compiler_missing() -> str | None:
@@ -88,7 +90,7 @@ def extensions() -> list[Any]:
         except ImportError:
             why = "mypyc is not installed"
     if why is not None:
-        say(f"{why}: installing the pure-Python build (the same code, about 3 times slower)")
+        say(f"{why}: installing the pure-Python build (the same code, a third slower)")
         return []
     here = os.getcwd()
     os.chdir(HERE)

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +60,17 @@ def compiler_missing() -> str | None:
 
 
 class OptionalBuild(build_ext):
-    """Builds the compiled modules; a failure leaves the pure package, said once."""
+    """Builds the compiled modules, their C files on every core; a failure leaves the pure package, said once."""
+
+    def build_extensions(self) -> None:
+        one_by_one = self.compiler.compile  # mypyc's one extension of many C files: setuptools compiles them in turn
+
+        def on_every_core(sources: list[str], *args: Any, **kwargs: Any) -> list[str]:
+            with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+                return [o for objects in pool.map(lambda s: one_by_one([s], *args, **kwargs), sources) for o in objects]
+
+        self.compiler.compile = on_every_core  # type: ignore[method-assign]
+        super().build_extensions()
 
     def run(self) -> None:
         try:
@@ -95,7 +106,7 @@ def extensions() -> list[Any]:
     here = os.getcwd()
     os.chdir(HERE)
     try:
-        return list(mypycify([f"qwirkle_tools/{name}" for name in COMPILED], opt_level="3", debug_level="0",
+        return list(mypycify([f"qwirkle_tools/{name}" for name in COMPILED], opt_level="3", debug_level="0", multi_file=True,
                              group_name="qwirkle_tools"))
     finally:
         os.chdir(here)

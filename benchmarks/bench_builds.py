@@ -13,15 +13,13 @@ the machine's speed cancels), and ``qwirkle --help``.
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_releases import tasks  # noqa: E402  (the tasks both releases have: the same here)
+from bench_releases import tasks, timed  # noqa: E402  (the tasks both releases have, and their timing)
 
 HERE = Path(__file__).resolve().parent.parent
 
@@ -56,16 +54,6 @@ for seed in range(4):
 JSON_PARSE = "import json, sys\nfor line in open(sys.argv[1], 'rb'):\n    json.loads(line)\n"
 
 
-def timed(args: list[str], pure: bool) -> float:
-    env = {k: v for k, v in os.environ.items() if k != "QWIRKLE_PURE"}
-    if pure:
-        env["QWIRKLE_PURE"] = "1"
-    started = time.perf_counter()
-    subprocess.run([sys.executable, *args], env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                   cwd=HERE)
-    return time.perf_counter() - started
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
@@ -84,10 +72,10 @@ def main() -> None:
             best[name] = {False: float("inf"), True: float("inf")}
             for _ in range(options.rounds):  # taking turns: a drift of the machine's speed falls on both
                 for pure in (False, True):
-                    best[name][pure] = min(best[name][pure], timed(args, pure))
+                    best[name][pure] = min(best[name][pure], timed(HERE, args, pure))
             compiled, pure_time = best[name][False], best[name][True]
             print(f"{name:32} {compiled:12.3f} {pure_time:9.3f} {pure_time / compiled:8.2f}")
-        parse = min(timed(["-c", JSON_PARSE, str(work / "corpus-1000.jsonl")], False) for _ in range(options.rounds))
+        parse = min(timed(HERE, ["-c", JSON_PARSE, str(work / "corpus-1000.jsonl")]) for _ in range(options.rounds))
         validate = best["validate, 1,000 games"]
         print(f"stdlib json parse of the same 1,000 games: {parse:.3f} s; validate / parse: "
               f"compiled {validate[False] / parse:.2f}, pure {validate[True] / parse:.2f} (goal 1.25)")

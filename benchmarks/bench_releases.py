@@ -56,8 +56,13 @@ def tasks(work: Path) -> dict[str, list[str]]:
     }
 
 
-def timed(tree: Path, args: list[str]) -> float:
-    env = {**os.environ, "PYTHONPATH": str(tree)}
+def timed(tree: Path, args: list[str], pure: bool = False) -> float:
+    """The wall time of ``python ARGS`` run in ``tree`` (first on ``PYTHONPATH``); ``pure``: on the
+    pure build (``QWIRKLE_PURE=1``), else on the tree's compiled modules where it has them."""
+    env = {k: v for k, v in os.environ.items() if k != "QWIRKLE_PURE"}
+    env["PYTHONPATH"] = str(tree)
+    if pure:
+        env["QWIRKLE_PURE"] = "1"
     started = time.perf_counter()
     subprocess.run([sys.executable, *args], env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                    cwd=tree)

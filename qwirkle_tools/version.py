@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
-from importlib.machinery import ModuleSpec
-from importlib.util import spec_from_file_location
+
+TYPE_CHECKING = False  # (typing is not imported: every start of the command passes here)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from importlib.machinery import ModuleSpec
 
 __version__ = "0.1.0"
 
@@ -42,6 +44,8 @@ class _SourceFirst:
     def find_spec(name: str, path: Sequence[str] | None, target: object = None) -> ModuleSpec | None:
         if not name.startswith("qwirkle_tools.") or path is None:
             return None
+        from importlib.util import spec_from_file_location  # (only when the pure build is asked for)
+
         leaf = name.rpartition(".")[2]
         for folder in path:
             package = os.path.join(folder, leaf, "__init__.py")

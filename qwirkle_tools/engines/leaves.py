@@ -118,8 +118,8 @@ class Leaves:
         if self.taper < 0:
             raise ValueError(f"the taper is a bag size, 0 or more, not {self.taper}")
 
-    def __reduce__(self) -> tuple[type[Leaves], tuple[tuple[float, ...], float, float, str]]:
-        return Leaves, (self.weights, self.taper, self.exchange, self.source)  # (pickle and copy, the compiled build too)
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
 
     def scale(self, bag: int) -> float:
         """How much a leave counts with ``bag`` tiles left in the bag after the draw."""

@@ -13,31 +13,31 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, ItemsView, Iterable, Iterator, KeysView, Mapping, ValuesView
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .errors import QwirkleError
 from .text import cut
 from .tiles import TILES, Tile
 
-COORD_LIMIT = 1_000_000
+COORD_LIMIT: Final = 1_000_000
 """Largest coordinate magnitude a record may use (the schema enforces it)."""
 
-INTEGER = re.compile(r"-?[0-9]+")
+INTEGER: Final = re.compile(r"-?[0-9]+")
 """The grammar of a coordinate wherever a cell is read (:func:`parse_coordinate`,
 :meth:`Placement.parse`, :meth:`Move.parse <qwirkle_tools.core.move.Move.parse>`,
 the notation, the bots' protocol): ASCII digits after an optional minus sign,
 at most :data:`MAX_DIGITS` of them; no plus sign, no underscore, no digits of
 another script (``int()`` takes all three)."""
-MAX_DIGITS = 15
+MAX_DIGITS: Final = 15
 """Longest number read (a coordinate, a score); a longer one is a mistake."""
 
-_SHIFT = 22
-STEP_X = 1 << _SHIFT
+_SHIFT: Final = 22
+STEP_X: Final = 1 << _SHIFT
 """Key difference between a cell and its right-hand neighbour."""
-STEP_Y = 1
+STEP_Y: Final = 1
 """Key difference between a cell and the cell below it."""
-_HALF = 1 << (_SHIFT - 1)
-_Y_MASK = (1 << _SHIFT) - 1
+_HALF: Final = 1 << (_SHIFT - 1)
+_Y_MASK: Final = (1 << _SHIFT) - 1
 
 
 def cell_key(x: int, y: int) -> int:

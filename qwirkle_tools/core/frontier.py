@@ -18,22 +18,23 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable, Mapping
+from typing import Final
 
 from .board import COORD_LIMIT, STEP_X, STEP_Y, Placement, cell_key, key_bounds, key_cell
 from .lines import ALL, accepts, line_start, survey, walk
 from .tiles import TILES
 
 _new_tuple = tuple.__new__  # Placement(...) without the named tuple's Python-level __new__
-_MARGIN = 7  # moves reach at most 6 cells beyond the board's bounds
-_SLACK = 8  # room left in a frame for the board to grow
+_MARGIN: Final = 7  # moves reach at most 6 cells beyond the board's bounds
+_SLACK: Final = 8  # room left in a frame for the board to grow
 
 Run = tuple[int, int, int]  # (tiles that may join, tiles, length); joinable 0 if the run is invalid
-NO_RUN: Run = (ALL, 0, 0)
+NO_RUN: Final[Run] = (ALL, 0, 0)
 # per empty cell and direction: (tiles allowed there by its cross line and the run after it,
 # tiles of the run after it, tiles that may join that run, its length, cross points, cross Qwirkles)
 Info = tuple[int, int, int, int, int, int]
-DEAD: Info = (0, 0, 0, 0, 0, 0)
-FREE: Info = (ALL, 0, ALL, 0, 0, 0)
+DEAD: Final[Info] = (0, 0, 0, 0, 0, 0)
+FREE: Final[Info] = (ALL, 0, ALL, 0, 0, 0)
 
 
 class Placements(dict[int, Placement]):

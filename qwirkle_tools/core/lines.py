@@ -20,17 +20,18 @@ their inner loops. A set of tiles is a 36-bit mask (bit ``t`` for tile ``t``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Final
 
 from .board import STEP_X, STEP_Y
 from .tiles import COLOUR_OF, SHAPE_OF
 
-LINE_MAX = 6
+LINE_MAX: Final = 6
 """The longest valid line: 6 tiles (a Qwirkle)."""
 
-ALL = (1 << 36) - 1
+ALL: Final = (1 << 36) - 1
 """The mask of all 36 tiles."""
 
-JOIN: tuple[int, ...] = tuple(
+JOIN: Final[tuple[int, ...]] = tuple(
     sum(1 << u for u in range(36) if u != t and (COLOUR_OF[u] == COLOUR_OF[t] or SHAPE_OF[u] == SHAPE_OF[t])) for t in range(36)
 )
 """For each tile, the tiles that may share a line with it (its colour or its
@@ -38,11 +39,11 @@ shape, itself excluded). Tiles that pairwise may share a line always form a
 valid line: if a and b share a colour and a and c a shape, b and c can share
 neither without one of them being a."""
 
-JOIN_OR_SELF: tuple[int, ...] = tuple(JOIN[t] | 1 << t for t in range(36))
+JOIN_OR_SELF: Final[tuple[int, ...]] = tuple(JOIN[t] | 1 << t for t in range(36))
 """:data:`JOIN` with each tile itself included."""
 
 
-FAULTS: dict[str, str] = {
+FAULTS: Final[dict[str, str]] = {
     "line-too-long": "a line longer than 6",
     "line-mixed": "a line sharing neither one colour nor one shape",
     "duplicate-in-line": "a line with the same tile twice",
@@ -119,7 +120,7 @@ def points(length: int, bonus: int) -> int:
     return length + bonus if length == LINE_MAX else length
 
 
-REACH = LINE_MAX + 1
+REACH: Final = LINE_MAX + 1
 """How far :func:`walk` goes each way from its cell: past 6 tiles a line is
 too long, whatever lies beyond, so no walk needs to go further (a board left
 with a row of 60,000 tiles by illegal moves must not cost 60,000 steps a tile)."""
@@ -226,7 +227,7 @@ def walk(cells: Mapping[int, int], key: int, step: int,
     return start, tiles
 
 
-_FAR = 1 << 23
+_FAR: Final = 1 << 23
 """More cells than any row or column holds (coordinates lie within +-2^21)."""
 
 

@@ -10,12 +10,10 @@ answer with the text.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
 from .board import Placement, format_move, parse_move
 from .errors import QwirkleError
-from .pickling import Rebuilt, rebuilt
 from .text import cut
 from .tiles import TILES, Tile, format_tiles, parse_tiles
 
@@ -26,7 +24,6 @@ class MoveError(QwirkleError, ValueError):
     """A text that is no move; the message quotes it."""
 
 
-@dataclass(frozen=True, slots=True, eq=False)
 class Move:
     """One turn's move: a placement, an exchange or a pass.
 
@@ -38,6 +35,11 @@ class Move:
     counts the end bonus in the score; the move generator, which does not know
     the bag, does not. A move written by hand has neither.
 
+    A move is immutable: its attributes are ``Final`` (the type checker refuses an
+    assignment; the compiled build refuses it at run time too). It is a plain class,
+    not a dataclass: compiled, a dataclass's ``__init__`` is the interpreter's, and
+    the move generator builds moves by the hundred thousand.
+
     >>> move = Move.parse("rc@0,0 rd@1,0")
     >>> str(move), str(Move.parse("exchange rc rs")), str(Move.parse("pass"))
     ('rc@0,0 rd@1,0', 'exchange rc rs', 'pass')
@@ -45,23 +47,31 @@ class Move:
     True
     """
 
-    action: Action
-    tiles: tuple[Placement, ...] = ()
-    exchanged: tuple[Tile, ...] = ()
-    score: int | None = None
-    qwirkles: int | None = None
+    __slots__ = ("action", "tiles", "exchanged", "score", "qwirkles")
+
+    def __init__(self, action: Action, tiles: tuple[Placement, ...] = (), exchanged: tuple[Tile, ...] = (),
+                 score: int | None = None, qwirkles: int | None = None) -> None:
+        self.action: Final[Action] = action
+        self.tiles: Final[tuple[Placement, ...]] = tiles
+        self.exchanged: Final[tuple[Tile, ...]] = exchanged
+        self.score: Final[int | None] = score
+        self.qwirkles: Final[int | None] = qwirkles
+
+    def with_score(self, score: int) -> Move:
+        """The same move with another score (the end bonus counted, say)."""
+        return Move(self.action, self.tiles, self.exchanged, score, self.qwirkles)
 
     @classmethod
     def place(cls, placements: Iterable[Placement], score: int | None = None, qwirkles: int | None = None) -> Move:
-        return cls("place", tuple(placements), score=score, qwirkles=qwirkles)
+        return cls("place", tuple(placements), (), score, qwirkles)
 
     @classmethod
     def exchange(cls, tiles: Iterable[int]) -> Move:
-        return cls("exchange", exchanged=tuple(TILES[t] for t in tiles), score=0)
+        return cls("exchange", (), tuple(TILES[t] for t in tiles), 0)
 
     @classmethod
     def pass_turn(cls) -> Move:
-        return cls("pass", score=0)
+        return cls("pass", (), (), 0)
 
     @classmethod
     def parse(cls, text: str) -> Move:
@@ -112,5 +122,5 @@ class Move:
             return tuple(sorted((p.key, int(p.tile)) for p in self.tiles))
         return tuple(sorted(int(t) for t in self.exchanged))
 
-    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
-        return rebuilt(self)
+    def __reduce__(self) -> tuple[type[Move], tuple[object, ...]]:  # (pickle and copy)
+        return Move, (self.action, self.tiles, self.exchanged, self.score, self.qwirkles)

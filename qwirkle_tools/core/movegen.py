@@ -41,12 +41,11 @@ earlier calls.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress, permutations
-from typing import Any
+from typing import Any, Final
 
 from .board import STEP_X, STEP_Y, Board, Placement, key_cell
 from .errors import QwirkleError
@@ -88,7 +87,7 @@ class Cutoff:
         return rebuilt(self)
 
 
-ANCHOR_MOST = 20_000
+ANCHOR_MOST: Final = 20_000
 """More moves than one anchor can add: ``2 * sum(k * 6!/(6-k)! for k in 1..6)`` = 19,572 for a
 rack of six tiles that may all share a line (every ordering of every part of it, the anchor at
 any place in it, along a row or a column); 9,455 measured on the crowded board of the tests. The
@@ -230,10 +229,8 @@ def raw(move: Move) -> RawMove:
     return move.score or 0, move.qwirkles or 0, tuple(p.key for p in move.tiles), tuple(int(p.tile) for p in move.tiles)
 
 
-_ALL = ALL
-_NEIGH = JOIN  # for each tile, the tiles that may share a line with it (see qwirkle_tools.core.lines)
-_TILE_OF: dict[int, int] = {1 << t: t for t in range(36)}
-"""A one-bit mask to its tile."""
+_ALL: Final = ALL
+_NEIGH: Final = JOIN  # for each tile, the tiles that may share a line with it (see qwirkle_tools.core.lines)
 
 # The table of moves maps each move's sort key to (score, qwirkles, cell keys,
 # placements): placements are Placement objects for generate, else tile numbers.
@@ -245,7 +242,7 @@ _TILE_OF: dict[int, int] = {1 << t: t for t in range(36)}
 # as generate orders the moves, and differ for different moves.
 _Entry = tuple[int, int, tuple[int, ...], tuple[Any, ...]]
 _Make = Callable[[int], Any]
-_TILE_OF_CODE: _Make = (63).__and__
+_TILE_OF_CODE: Final[_Make] = (63).__and__
 _now = time.monotonic
 
 def _table(board: Board | Mapping[int, int], rack: Sequence[int], rules: Rules, largest_first: bool,
@@ -288,7 +285,7 @@ def _opening(rack: Sequence[int], rules: Rules, largest_first: bool, make: _Make
             table[key] = (score, qwirkles, keys, tuple(map(make, codes)))
 
 
-_BY_LENGTH: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+_BY_LENGTH: Final[dict[int, tuple[tuple[int, ...], tuple[int, ...]]]] = {}
 """By Qwirkle bonus: a line's points and Qwirkles by its length (0 to 6)."""
 
 
@@ -304,7 +301,7 @@ def _moves(data: BoardData, rack: int, bonus: int, placements: bool, table: dict
     direction (one-tile moves are listed from the anchor, once), and no time
     is spent on tiles that never reach the board.
     """
-    make = data.placements.__getitem__ if placements else _TILE_OF_CODE
+    made = data.placements if placements else None
     tables = _BY_LENGTH.get(bonus)
     if tables is None:
         tables = _BY_LENGTH[bonus] = (tuple(line_points(n, bonus) for n in range(LINE_MAX + 1)),
@@ -313,20 +310,11 @@ def _moves(data: BoardData, rack: int, bonus: int, placements: bool, table: dict
     anchors = _anchors(data, rack, points, qwirkle)
     if not anchors:
         return
-    tile_of = _TILE_OF
     w = data.w
     top = 5 * w  # shift of the first placement's code in a sort key
     score_shift = 6 * w
-    # the growers along rows and along columns (the second value: the code difference between neighbours)
-    x = (64, data.info_x, data.joinable, rack, table, make, points, qwirkle, w)
-    y = (64 * data.width, data.info_y, data.joinable, rack, table, make, points, qwirkle, w)
-    growers: tuple[tuple[_Setup, _Grow], tuple[_Setup, _Grow]] | None = getattr(_local, "growers", None)
-    if growers is None:
-        growers = _local.growers = (_grower(STEP_X, *x), _grower(STEP_Y, *y))
-    else:
-        growers[0][0](*x)
-        growers[1][0](*y)
-    along_x, along_y = growers[0][1], growers[1][1]
+    along_x = _Grower(STEP_X, 64, data.info_x, data.joinable, rack, table, made, points, qwirkle, w)
+    along_y = _Grower(STEP_Y, 64 * data.width, data.info_y, data.joinable, rack, table, made, points, qwirkle, w)
     twice = deadline = None  # the cutoff's bounds, read between anchors (see _stop)
     if cutoff is not None:
         twice, deadline = None if cutoff.most is None else 2 * cutoff.most, cutoff.deadline
@@ -344,18 +332,18 @@ def _moves(data: BoardData, rack: int, bonus: int, placements: bool, table: dict
         while m:
             low = m & -m
             m ^= low
-            c = code + tile_of[low]
-            table[base + (c << top)] = (score, q, keys, (make(c),))
+            c = code + low.bit_length() - 1
+            table[base + (c << top)] = (score, q, keys, (c & 63 if made is None else made[c],))
         # a second tile in the line must come from the rack too; the tiles before
         # the anchor (on free cells only, none if a board tile is there) are fewer
         m = row & rack
         if m & (m - 1):
-            along_x(f, code, fit, row, n_row, points[n_col], qwirkle[n_col], 0 if row_before else m.bit_count() - 1,
-                    row_after)
+            along_x.along(f, code, fit, row, n_row, points[n_col], qwirkle[n_col],
+                          0 if row_before else m.bit_count() - 1, row_after)
         m = col & rack
         if m & (m - 1):
-            along_y(f, code, fit, col, n_col, points[n_row], qwirkle[n_row], 0 if col_before else m.bit_count() - 1,
-                    col_after)
+            along_y.along(f, code, fit, col, n_col, points[n_row], qwirkle[n_row],
+                          0 if col_before else m.bit_count() - 1, col_after)
 
 
 _Record = tuple[int, int, int, int, int, int, int, int, int]
@@ -401,90 +389,120 @@ def _anchors(data: BoardData, rack: int, points: tuple[int, ...], qwirkle: tuple
     return anchors
 
 
-_Grow = Callable[[int, int, int, int, int, int, int, int, int], None]
-_Setup = Callable[..., None]
-_local = threading.local()  # this thread's growers (see _grower; they hold the last call's table until the next)
+class _Grower:
+    """The moves of two or more tiles along one direction (``step``; ``code_step`` the
+    placement codes' difference between neighbours there), into ``table``: each a move,
+    which grows again. ``made``: the placements by code (``None``: tile numbers).
 
+    A class, not closures, for the compiled build: its methods are called natively, its
+    attributes read from the object's own fields, with no argument boxed."""
 
-def _grower(step: int, code_step: int, info: dict[int, Info], frontier: dict[int, int], rack: int,
-            table: dict[int, _Entry], make: _Make, points: tuple[int, ...], qwirkle: tuple[int, ...], w: int
-            ) -> tuple[_Setup, _Grow]:
-    """``along(f, code, fit, line, n, cross, cross_q, cap, run_after)``: the moves of two or more
-    tiles with a tile of ``fit`` on anchor ``f`` (code ``code``) along ``step``; ``line`` the tiles
-    that may join the line through ``f``, of ``n`` tiles with the anchor's; ``cross`` / ``cross_q``
-    the points and Qwirkles of its cross line; at most ``cap`` tiles before the anchor, and a run
-    of ``run_after`` board tiles after it. ``forward`` places a tile of ``cand`` on empty ``k``
-    (described by ``here``) after the line so far; each result is a move, which grows again.
-    Closures over one call's values (read as cells, the fastest lookup), built once per thread and
-    direction; ``setup`` gives them the next call's values (closures built for each call cost
-    more, and leave a cycle of garbage each time)."""
-    set_backward, backward = _backward_grower(step, code_step, rack, table, make, points, qwirkle, w)
-    neigh, tile_of = _NEIGH, _TILE_OF
-    shifts = (5 * w, 4 * w, 3 * w, 2 * w, w, 0)  # shift of a placement's code in a sort key, by its index in the move
-    back = back_code = free = 0  # the cell before the anchor, its code, the free cells there: set by along
+    def __init__(self, step: int, code_step: int, info: dict[int, Info], frontier: dict[int, int], rack: int,
+                 table: dict[int, _Entry], made: Placements | None, points: tuple[int, ...], qwirkle: tuple[int, ...],
+                 w: int) -> None:
+        self.step = step
+        self.code_step = code_step
+        self.info = info
+        self.frontier = frontier
+        self.rack = rack
+        self.table = table
+        self.made = made
+        self.points = points
+        self.qwirkle = qwirkle
+        self.w = w
+        self.shifts = (5 * w, 4 * w, 3 * w, 2 * w, w, 0)  # shift of a placement's code in a sort key, by its index
+        self.back = self.back_code = self.free = 0  # the cell before the anchor, its code, the free cells there
 
-    def setup(*values: Any) -> None:  # (code_step, info, ..., w), as _grower takes them
-        nonlocal code_step, info, frontier, rack, table, make, points, qwirkle, w, shifts
-        code_step, info, frontier, rack, table, make, points, qwirkle, w = values
-        shifts = (5 * w, 4 * w, 3 * w, 2 * w, w, 0)
-        set_backward(code_step, rack, table, make, points, qwirkle, w)
+    def along(self, f: int, code: int, fit: int, line: int, n: int, cross: int, cross_q: int, cap: int,
+              run_after: int) -> None:
+        """The moves with a tile of ``fit`` on anchor ``f`` (code ``code``); ``line`` the tiles
+        that may join the line through ``f``, of ``n`` tiles with the anchor's; ``cross`` /
+        ``cross_q`` the points and Qwirkles of its cross line; at most ``cap`` tiles before the
+        anchor, and a run of ``run_after`` board tiles after it."""
+        step, code_step, rack, made = self.step, self.code_step, self.rack, self.made
+        self.free = -1  # free cells before the anchor, counted when first needed
+        keys = (f,)
+        k = f + step * (1 + run_after)
+        after = self.info.get(k) or (DEAD if k in self.frontier else FREE)
+        allowed, run_tiles = after[0] & rack, after[1]
+        next_code = code + code_step * (1 + run_after)
+        top = self.shifts[0]
+        while fit:
+            low = fit & -fit
+            fit ^= low
+            tile = low.bit_length() - 1
+            left = line & _NEIGH[tile]
+            if not left & rack:
+                continue
+            if self.free < 0:
+                self.free = _free_before(f, step, cap, self.frontier)
+                self.back, self.back_code = f - step, code - code_step
+            c = code + tile
+            order = c << top
+            now: tuple[Any, ...] = (c & 63 if made is None else made[c],)
+            if self.free:
+                self.backward(self.back, self.back_code, left, n, order, keys, now, cross, cross_q, self.free)
+            if left & allowed and not run_tiles & ~left:
+                self.forward(k, next_code, after, left & allowed, left, n, order, keys, now, cross, cross_q)
 
-    def forward(k: int, code: int, here: Info, cand: int, joinable: int, n: int, order: int,
+    def forward(self, k: int, code: int, here: Info, cand: int, joinable: int, n: int, order: int,
                 keys: tuple[int, ...], placed: tuple[Any, ...], cross: int, cross_q: int) -> None:
+        """Place a tile of ``cand`` on empty ``k`` (described by ``here``) after the line so far."""
+        step, rack, made, table = self.step, self.rack, self.made, self.table
         _, _, run_joinable, run_n, cross_here, q_here = here
         joinable &= run_joinable
         n += 1 + run_n
         cross, cross_q = cross + cross_here, cross_q + q_here
-        score = points[n] + cross
-        q = qwirkle[n] + cross_q
-        base = -(score * 256 + q) << 6 * w
-        shift = shifts[len(keys)]
+        score = self.points[n] + cross
+        q = self.qwirkle[n] + cross_q
+        base = -(score * 256 + q) << 6 * self.w
+        shift = self.shifts[len(keys)]
         keys += (k,)
         k += step * (1 + run_n)
-        next_code = code + code_step * (1 + run_n)
-        after = info.get(k) or (DEAD if k in frontier else FREE)
+        next_code = code + self.code_step * (1 + run_n)
+        after = self.info.get(k) or (DEAD if k in self.frontier else FREE)
         allowed, run_tiles = after[0] & rack, after[1]
+        free = self.free
         while cand:
             low = cand & -cand
             cand ^= low
-            c = code + tile_of[low]
+            tile = low.bit_length() - 1
+            c = code + tile
             now_order = order + (c << shift)
-            now = placed + (make(c),)
+            now = placed + (c & 63 if made is None else made[c],)
             table[base + now_order] = (score, q, keys, now)
-            left = joinable & neigh[tile_of[low]]
+            left = joinable & _NEIGH[tile]
             if left & rack:
                 if free:
-                    backward(back, back_code, left, n, now_order, keys, now, cross, cross_q, free)
+                    self.backward(self.back, self.back_code, left, n, now_order, keys, now, cross, cross_q, free)
                 if left & allowed and not run_tiles & ~left:
-                    forward(k, next_code, after, left & allowed, left, n, now_order, keys, now, cross, cross_q)
+                    self.forward(k, next_code, after, left & allowed, left, n, now_order, keys, now, cross, cross_q)
 
-    def along(f: int, code: int, fit: int, line: int, n: int, cross: int, cross_q: int, cap: int,
-              run_after: int) -> None:
-        nonlocal free, back, back_code
-        free = -1  # free cells before the anchor, counted when first needed
-        keys = (f,)
-        k = f + step * (1 + run_after)
-        after = info.get(k) or (DEAD if k in frontier else FREE)
-        allowed, run_tiles = after[0] & rack, after[1]
-        next_code = code + code_step * (1 + run_after)
-        while fit:
-            low = fit & -fit
-            fit ^= low
-            left = line & neigh[tile_of[low]]
-            if not left & rack:
-                continue
-            if free < 0:
-                free = _free_before(f, step, cap, frontier)
-                back, back_code = f - step, code - code_step
-            c = code + tile_of[low]
-            order = c << shifts[0]
-            now = (make(c),)
-            if free:
-                backward(back, back_code, left, n, order, keys, now, cross, cross_q, free)
-            if left & allowed and not run_tiles & ~left:
-                forward(k, next_code, after, left & allowed, left, n, order, keys, now, cross, cross_q)
-
-    return setup, along
+    def backward(self, k: int, code: int, joinable: int, n: int, order: int, keys: tuple[int, ...],
+                 placed: tuple[Any, ...], cross: int, cross_q: int, free: int) -> None:
+        """Add tiles on the ``free`` free cells before a move's anchor (from ``k``: no cross lines there)."""
+        rack, made, w = self.rack, self.made, self.w
+        cand = joinable & rack
+        n += 1
+        score = self.points[n] + cross
+        q = self.qwirkle[n] + cross_q
+        base = -(score * 256 + q) << 6 * w
+        keys = (k,) + keys
+        order >>= w
+        top = 5 * w
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            tile = low.bit_length() - 1
+            c = code + tile
+            now_order = order + (c << top)
+            now = (c & 63 if made is None else made[c],) + placed
+            self.table[base + now_order] = (score, q, keys, now)
+            if free > 1:
+                left = joinable & _NEIGH[tile]
+                if left & rack:
+                    self.backward(k - self.step, code - self.code_step, left, n, now_order, keys, now, cross, cross_q,
+                                  free - 1)
 
 
 def _free_before(f: int, step: int, cap: int, frontier: Mapping[int, int]) -> int:
@@ -495,45 +513,3 @@ def _free_before(f: int, step: int, cap: int, frontier: Mapping[int, int]) -> in
         free += 1
         back -= step
     return free
-
-
-def _backward_grower(step: int, code_step: int, rack: int, table: dict[int, _Entry], make: _Make,
-                     points: tuple[int, ...], qwirkle: tuple[int, ...], w: int
-                     ) -> tuple[Callable[[int, int, dict[int, _Entry], _Make, tuple[int, ...], tuple[int, ...], int], None],
-                                Callable[..., None]]:
-    """``backward(k, code, joinable, n, order, keys, placed, cross, cross_q, free)``, which adds
-    tiles on the ``free`` free cells before a move's anchor (from ``k``, no cross lines there)
-    along ``step``, and its ``setup``: closures, as in :func:`_grower`."""
-    neigh = _NEIGH
-    tile_of = _TILE_OF
-    top = 5 * w
-    score_shift = 6 * w
-
-    def setup(code_step_: int, rack_: int, table_: dict[int, _Entry], make_: _Make, points_: tuple[int, ...],
-              qwirkle_: tuple[int, ...], w_: int) -> None:
-        nonlocal code_step, rack, table, make, points, qwirkle, w, top, score_shift
-        code_step, rack, table, make, points, qwirkle, w = code_step_, rack_, table_, make_, points_, qwirkle_, w_
-        top, score_shift = 5 * w, 6 * w
-
-    def backward(k: int, code: int, joinable: int, n: int, order: int, keys: tuple[int, ...],
-                 placed: tuple[Any, ...], cross: int, cross_q: int, free: int) -> None:
-        cand = joinable & rack
-        n += 1
-        score = points[n] + cross
-        q = qwirkle[n] + cross_q
-        base = -(score * 256 + q) << score_shift
-        keys = (k,) + keys
-        order >>= w
-        while cand:
-            low = cand & -cand
-            cand ^= low
-            c = code + tile_of[low]
-            now_order = order + (c << top)
-            now = (make(c),) + placed
-            table[base + now_order] = (score, q, keys, now)
-            if free > 1:
-                left = joinable & neigh[tile_of[low]]
-                if left & rack:
-                    backward(k - step, code - code_step, left, n, now_order, keys, now, cross, cross_q, free - 1)
-
-    return setup, backward

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from .board import STEP_X, STEP_Y, Board, Placement, cell_text, key_cell
 from .lines import FAULTS, LINE_MAX, accepts, fault, mask, points, runs, survey, walk
@@ -48,8 +49,8 @@ class Rules:
         return rebuilt(self)
 
 
-DEFAULT_RULES = Rules()
-RULE_KEYS: tuple[str, ...] = ("lone_tile_score", "qwirkle_bonus", "end_bonus")
+DEFAULT_RULES: Final = Rules()
+RULE_KEYS: Final[tuple[str, ...]] = ("lone_tile_score", "qwirkle_bonus", "end_bonus")
 """The switches of :class:`Rules`, in the documented order."""
 
 
@@ -124,7 +125,7 @@ class ScoreBreakdown:
 _Line = tuple[int, int, list[int]]  # first cell key, step, tiles
 
 
-_POINTS: dict[int, tuple[int, ...]] = {}
+_POINTS: Final[dict[int, tuple[int, ...]]] = {}
 
 
 def _points_table(bonus: int) -> tuple[int, ...]:

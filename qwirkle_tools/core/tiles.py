@@ -30,22 +30,23 @@ purple   p     clover   l
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
 from .errors import QwirkleError
 from .text import cut
 
-COLOURS: tuple[str, ...] = ("red", "orange", "yellow", "green", "blue", "purple")
-SHAPES: tuple[str, ...] = ("circle", "cross", "diamond", "square", "star", "clover")
-COLOUR_CODES: tuple[str, ...] = ("r", "o", "y", "g", "b", "p")
-SHAPE_CODES: tuple[str, ...] = ("c", "x", "d", "s", "t", "l")
+COLOURS: Final[tuple[str, ...]] = ("red", "orange", "yellow", "green", "blue", "purple")
+SHAPES: Final[tuple[str, ...]] = ("circle", "cross", "diamond", "square", "star", "clover")
+COLOUR_CODES: Final[tuple[str, ...]] = ("r", "o", "y", "g", "b", "p")
+SHAPE_CODES: Final[tuple[str, ...]] = ("c", "x", "d", "s", "t", "l")
 
-COPIES = 3
+COPIES: Final = 3
 """How many copies of each of the 36 tiles the game has."""
-TILE_COUNT = len(COLOURS) * len(SHAPES) * COPIES
+TILE_COUNT: Final = len(COLOURS) * len(SHAPES) * COPIES
 """108 tiles in all."""
-RACK_SIZE = 6
+RACK_SIZE: Final = 6
 
 
 def tile_number(colour: int, shape: int) -> int:
@@ -59,9 +60,9 @@ def tile_number(colour: int, shape: int) -> int:
     return colour * len(SHAPES) + shape
 
 
-COLOUR_OF: tuple[int, ...] = tuple(t // len(SHAPES) for t in range(len(COLOURS) * len(SHAPES)))
+COLOUR_OF: Final[tuple[int, ...]] = tuple(t // len(SHAPES) for t in range(len(COLOURS) * len(SHAPES)))
 """Each tile number's colour index (a table: the inner loops index it)."""
-SHAPE_OF: tuple[int, ...] = tuple(t % len(SHAPES) for t in range(len(COLOURS) * len(SHAPES)))
+SHAPE_OF: Final[tuple[int, ...]] = tuple(t % len(SHAPES) for t in range(len(COLOURS) * len(SHAPES)))
 """Each tile number's shape index."""
 
 
@@ -180,12 +181,12 @@ def largest_group(tiles: Iterable[int]) -> int:
     return best
 
 
-_NAMES: tuple[str, ...] = tuple(f"{COLOURS[c]}-{SHAPES[s]}" for c, s in zip(COLOUR_OF, SHAPE_OF))
-_SHORT: tuple[str, ...] = tuple(COLOUR_CODES[c] + SHAPE_CODES[s] for c, s in zip(COLOUR_OF, SHAPE_OF))
-TILES: tuple[Tile, ...] = tuple(Tile(i) for i in range(36))
+_NAMES: Final[tuple[str, ...]] = tuple(f"{COLOURS[c]}-{SHAPES[s]}" for c, s in zip(COLOUR_OF, SHAPE_OF))
+_SHORT: Final[tuple[str, ...]] = tuple(COLOUR_CODES[c] + SHAPE_CODES[s] for c, s in zip(COLOUR_OF, SHAPE_OF))
+TILES: Final[tuple[Tile, ...]] = tuple(Tile(i) for i in range(36))
 """The 36 distinct tiles, in colour-major order."""
-BY_NAME: dict[str, Tile] = {n: TILES[i] for i, n in enumerate(_NAMES)}
+BY_NAME: Final[dict[str, Tile]] = {n: TILES[i] for i, n in enumerate(_NAMES)}
 """Long name to tile, for the record reader's fast path."""
-BY_TEXT: dict[str, Tile] = {**BY_NAME, **{s: TILES[i] for i, s in enumerate(_SHORT)}}
+BY_TEXT: Final[dict[str, Tile]] = {**BY_NAME, **{s: TILES[i] for i, s in enumerate(_SHORT)}}
 """Long name or two-letter short form (both in lower case) to tile: what
 :meth:`Tile.parse` reads, for readers that look tiles up many at a time."""

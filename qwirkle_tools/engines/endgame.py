@@ -31,6 +31,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from itertools import islice
+from typing import Final
 
 from ..core.board import STEP_X, STEP_Y, Placement, key_cell
 from ..core.frontier import Line
@@ -47,13 +48,13 @@ from .endgame_position import start as start
 from .solution import Candidate, Solution
 from .solution import format_solution as format_solution  # (its home is engines.solution)
 
-INFINITY = 10**9
+INFINITY: Final = 10**9
 
-MOVES_KEPT = 20_000
+MOVES_KEPT: Final = 20_000
 """The most moves the search keeps of one move generation: the best-scoring (a real endgame has at most
 a few hundred; a crowded board may offer a million, and every one kept costs about 1 kB). A position with
 more is searched over these alone, and the answer says so (:attr:`Solution.cut`)."""
-TABLE_MOST = 250_000
+TABLE_MOST: Final = 250_000
 """The most positions the transposition table (and each cache by position) holds: full, it is emptied
 and filled again (correct, if slower). With :data:`MOVES_KEPT`, the solver's memory stays under
 about 300 MiB whatever the budget (see ``docs/performance.md``)."""
@@ -352,11 +353,11 @@ class _Search:
         return best, best_move, proven_all
 
 
-_STEPS = (STEP_X, -STEP_X, STEP_Y, -STEP_Y)
-_CLASH = tuple(frozenset(u for u in range(len(TILES)) if not JOIN[t] >> u & 1) for t in range(len(TILES)))
+_STEPS: Final = (STEP_X, -STEP_X, STEP_Y, -STEP_Y)
+_CLASH: Final = tuple(frozenset(u for u in range(len(TILES)) if not JOIN[t] >> u & 1) for t in range(len(TILES)))
 """For each tile, the tiles it cannot share a line with (itself included)."""
 
-_TURN = random.Random(1).getrandbits(64)
+_TURN: Final = random.Random(1).getrandbits(64)
 """The number XORed into a position's key as the seat to move changes."""
 
 
@@ -372,7 +373,7 @@ def _raw(move: Move) -> _Raw:
     return tuple(pl.key for pl in move.tiles), tuple(int(pl.tile) for pl in move.tiles)
 
 
-UNLIMITED = 64
+UNLIMITED: Final = 64
 """The depth of an exact search: more plies than any bag-empty game can last."""
 
 

@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
+from typing import Final
 
 from ..core.board import Placement, key_cell
 from ..core.movegen import Cutoff, RawMove, generate_raw
@@ -73,7 +74,7 @@ class Valued:
         return rebuilt(self)
 
 
-MOVES_KEPT = 20_000
+MOVES_KEPT: Final = 20_000
 """The most placements the player values in one position: the best-scoring (a real game has at most a
 few hundred; a crowded board may offer a million, about 1 kB each)."""
 

@@ -8,7 +8,7 @@ accept, in the same order.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
@@ -121,7 +121,7 @@ def moves_for(cells: Mapping[int, int], rack: Sequence[int], bag: int, rules: Ru
     whole = len(rack)
     moves = found
     if not bag:  # going out adds the bonus: such a move may rank higher (a stable sort keeps generate's ties)
-        moves = [replace(m, score=rules.scored(m.score or 0, whole, whole, 0)) if len(m.tiles) == whole else m
+        moves = [m.with_score(rules.scored(m.score or 0, whole, whole, 0)) if len(m.tiles) == whole else m
                  for m in found]
         moves.sort(key=lambda m: -(m.score or 0))
     if bag and not opening:
@@ -154,8 +154,9 @@ def _one_line(rack: Sequence[int]) -> bool:
 @lru_cache(maxsize=4096)
 def _exchanges(rack: tuple[int, ...], most: int) -> tuple[Move, ...]:
     """Every distinct exchange of at most ``most`` tiles of a (sorted) rack, largest first."""
-    chosen = dict.fromkeys(c for size in range(most, 0, -1) for c in combinations(rack, size))
-    return tuple(Move.exchange(c) for c in chosen)
+    tiles = [TILES[t] for t in rack]  # (combinations of tiles: a move's tuple as it comes)
+    chosen = dict.fromkeys(c for size in range(most, 0, -1) for c in combinations(tiles, size))
+    return tuple(Move("exchange", (), c, 0) for c in chosen)
 
 
 def unseen_counts(board: Iterable[int], rack: Iterable[int]) -> list[int]:

@@ -153,7 +153,9 @@ class BoardData:
 
     def add(self, cells: dict[int, int], new: set[int]) -> None:
         """Bring the data up to ``cells``: the snapshot plus the cells ``new``."""
-        self.cells = dict(cells)
+        snapshot = self.cells  # (its own copy: brought up to date, not copied again)
+        for k in new:
+            snapshot[k] = cells[k]
         min_x, min_y, max_x, max_y = self.bounds
         for k in new:
             x, y = key_cell(k)
@@ -195,7 +197,9 @@ class BoardData:
 
 def _near_limit(bounds: tuple[int, int, int, int]) -> bool:
     """Whether a board of these bounds lies within a move's reach of the coordinate limit."""
-    return max(map(abs, bounds)) > COORD_LIMIT - _MARGIN
+    min_x, min_y, max_x, max_y = bounds
+    near = COORD_LIMIT - _MARGIN
+    return min_x < -near or min_y < -near or max_x > near or max_y > near
 
 
 def _fence(joinable: dict[int, int], cells: Iterable[int]) -> None:

@@ -44,7 +44,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import compress, permutations
+from itertools import permutations
 from typing import Any, Final
 
 from .board import STEP_X, STEP_Y, Board, Placement, key_cell
@@ -364,7 +364,9 @@ def _anchors(data: BoardData, rack: int, points: tuple[int, ...], qwirkle: tuple
     info_y = data.info_y
     width = data.width
     anchors = []
-    for f in compress(frontier, map(rack.__and__, frontier.values())):
+    for f, may in frontier.items():
+        if not may & rack:
+            continue
         record = records.get(f)
         if record is None:
             bx = data.before_x.get(f, NO_RUN)

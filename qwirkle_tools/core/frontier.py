@@ -24,7 +24,7 @@ from .board import COORD_LIMIT, STEP_X, STEP_Y, Placement, cell_key, key_bounds,
 from .lines import ALL, accepts, line_start, survey, walk
 from .tiles import TILES
 
-_new_tuple = tuple.__new__  # Placement(...) without the named tuple's Python-level __new__
+_new_tuple: Final = tuple.__new__  # Placement(...) without the named tuple's Python-level __new__
 _MARGIN: Final = 7  # moves reach at most 6 cells beyond the board's bounds
 _SLACK: Final = 8  # room left in a frame for the board to grow
 
@@ -252,6 +252,8 @@ def board_data(cells: dict[int, int], bonus: int) -> BoardData:
     ``cells`` has all its cells (and more), else built afresh (a search that
     takes moves back keeps its own: :class:`Line`, or :func:`kept` and :func:`restore`)."""
     data: BoardData | None = getattr(_local, "data", None)
+    if data is not None and data.bonus == bonus and len(data.cells) == len(cells) and data.cells == cells:
+        return data  # the same board again (a game asks for it to list its moves and to tell whether it is over)
     _local.data = None  # left unset if an update is interrupted
     if data is None or not data.cells.items() <= cells.items():
         data = BoardData(cells, bonus)

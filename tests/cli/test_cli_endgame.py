@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -40,7 +41,8 @@ def test_the_json_answer_is_the_brute_forces() -> None:
 def test_a_search_out_of_time_says_how_deep_it_went() -> None:
     proc = qwirkle("endgame", str(GAME), "--seconds", "0.3")  # where the bag empties: 6 tiles against 6
     assert proc.returncode == 0, proc.stderr
-    assert "deep, greedy play below)" in proc.stdout or "(proven)" in proc.stdout
+    # (on a loaded machine the time may also cut the move generation: "...below; not every move ...")
+    assert re.search(r"\((proven|searched \d+ pl(y|ies) deep, greedy play below)[);]", proc.stdout), proc.stdout
     assert "played: " in proc.stdout
 
 

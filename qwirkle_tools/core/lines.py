@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
-from .board import STEP_X, STEP_Y
+from .board import STEP_X, STEP_Y, Board
 from .tiles import COLOUR_OF, SHAPE_OF
 
 LINE_MAX: Final = 6
@@ -188,7 +188,20 @@ def walk(cells: Mapping[int, int], key: int, step: int,
         >>> start == 493 * STEP_X, len(tiles), fault(tiles)
         (True, 15, 'line-too-long')
     """
-    get = cells.get
+    return _walk(_as_dict(cells), key, step, None if new is None else _as_dict(new), reach)
+
+
+def _as_dict(cells: Mapping[int, int]) -> dict[int, int]:
+    """A board as a dict: its own (a game's, a :class:`~qwirkle_tools.core.board.Board`'s), else a copy."""
+    if isinstance(cells, dict):
+        return cells
+    if isinstance(cells, Board):
+        return cells._cells
+    return dict(cells)
+
+
+def _walk(cells: dict[int, int], key: int, step: int, new: dict[int, int] | None, reach: int | None) -> tuple[int, list[int]]:
+    """:func:`walk` over dicts (compiled: dict look-ups, no method called by name)."""
     # the walk stops at these cells (the sentinels lie beyond any board when reach is None)
     first = key - (reach if reach is not None else _FAR) * step
     if new is None:
@@ -200,13 +213,13 @@ def walk(cells: Mapping[int, int], key: int, step: int,
         end = key + (reach + 1 if reach is not None else _FAR) * step
         tiles: list[int] = []
         k = start
-        t = get(k)
+        t = cells.get(k)
         while t is not None:
             tiles.append(t)
             k += step
             if k == end:
                 break
-            t = get(k)
+            t = cells.get(k)
         return start, tiles
     if key not in cells and key not in new:
         return key, []
@@ -217,7 +230,7 @@ def walk(cells: Mapping[int, int], key: int, step: int,
     tiles = []
     k = start
     while k != end:
-        t = get(k)
+        t = cells.get(k)
         if t is None:
             t = new.get(k)
             if t is None:

@@ -45,7 +45,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Literal
+from typing import Final, Literal
 
 from ..core.board import COORD_LIMIT, Board, Placement, key_cell
 from ..core.findings import make
@@ -56,7 +56,7 @@ from ..core.move import Move as Move
 from ..core.move import MoveError as MoveError
 from ..core.rules import DEFAULT_RULES, Rules, dead, judge, judge_placed
 from ..core.tiles import COPIES, RACK_SIZE, TILES, Tile, each_copy, tile_names
-from ..formats.jsontext import JSON
+from ..formats.jsontext import EMPTY_OBJECT, JSON
 from ..formats.record import Player, Record, Result, Setup, Turn
 from .engine import GameState, IllegalMoveError
 from .ledger import Dealer, starter
@@ -299,18 +299,18 @@ class Game:
             points = rules.scored(judgement.points, len(move.tiles), len(rack), len(dealer.bag))
             new = dealer.place(p, [pl.tile for pl in move.tiles])
             self._undo.append(_Undo(held, keys, len(new), None, None, end))
-            turn = Turn(p, "place", tiles=move.tiles, score=points, rack=tiles_of(held), draw=tiles_of(new))
+            turn = _turn((p, "place", move.tiles, None, None, points, tiles_of(held), tiles_of(new), None, EMPTY_OBJECT))
             self._end = "out" if not rack else "unknown"  # (a placement may leave the position dead)
             self._boards.push(keys)
         elif move.action == "exchange":
             new, saved_bag, saved_rng = dealer.exchange(p, [int(t) for t in move.exchanged])
             points = 0
             self._undo.append(_Undo(held, (), 0, saved_bag, saved_rng, end))
-            turn = Turn(p, "exchange", exchanged=move.exchanged, score=0, rack=tiles_of(held), draw=tiles_of(new))
+            turn = _turn((p, "exchange", None, move.exchanged, None, 0, tiles_of(held), tiles_of(new), None, EMPTY_OBJECT))
         else:
             points = 0
             self._undo.append(_Undo(held, (), 0, None, None, end))
-            turn = Turn(p, "pass", score=0, rack=tiles_of(held))
+            turn = _turn((p, "pass", None, None, None, 0, tiles_of(held), None, None, EMPTY_OBJECT))
         self._scores[p] += points
         self._turns.append(turn)
         self._to_move = (p + 1) % len(self.names)
@@ -380,6 +380,17 @@ class Game:
             setup=self._setup, result=Result(self.scores, outcome or "unfinished"),
             meta={**self._meta, **(meta or {})}, named_rules=self._named_rules,
         )
+
+
+def _turn(fields: tuple[object, ...]) -> Turn:
+    """A turn from all its fields in :class:`~qwirkle_tools.formats.record.Turn`'s order (player,
+    action, tiles, exchanged, count, score, rack, draw, comment, extra): built as the tuple it
+    is, without the named tuple's ``__new__``, which runs in the interpreter even when compiled
+    (``tests/play/test_game.py`` holds the game's turns equal to the record's, read back)."""
+    return _new_tuple(Turn, fields)
+
+
+_new_tuple: Final = tuple.__new__
 
 
 def _refusal(game: Game, move: Move) -> tuple[str, str, str] | None:

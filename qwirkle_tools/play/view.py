@@ -169,7 +169,7 @@ def unseen_counts(board: Iterable[int], rack: Iterable[int]) -> list[int]:
 
 
 def tiles_of(tiles: Iterable[int]) -> tuple[Tile, ...]:
-    return tuple(TILES[t] for t in tiles)
+    return tuple([TILES[t] for t in tiles])  # (a list first: compiled, a loop with no generator)
 
 
 def hide_setup(setup: Setup | None, seat: int) -> Setup | None:

@@ -13,7 +13,7 @@ from qwirkle_tools.core.board import Placement
 from qwirkle_tools.core.rules import Rules, dead
 from qwirkle_tools.core.tiles import COPIES, TILES, Tile
 from qwirkle_tools.engines.selfplay import simulate
-from qwirkle_tools.formats.record import Record, from_data
+from qwirkle_tools.formats.record import Record, Turn, dumps, from_data, loads
 from qwirkle_tools.play.engine import IllegalMoveError, replay
 from qwirkle_tools.play.game import Game, Move, MoveError
 from qwirkle_tools.play.view import moves_for
@@ -232,6 +232,24 @@ def test_from_record_continues_a_recorded_game() -> None:
         game.push(game.legal_moves()[0])
     assert game.turns[:20] == cut.turns
     assert replay(game.record()).findings == ()
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_the_games_turns_are_the_records_turns_read_back(seed: int) -> None:
+    # placements and exchanges, as the game builds them (as tuples, without Turn's __new__)
+    game = Game.deal(2, seed=seed)
+    rng = random.Random(seed)
+    kinds = set()
+    while not game.is_over():
+        moves = game.legal_moves()
+        move = moves[0] if rng.random() < 0.7 else rng.choice(moves)
+        kinds.add(move.action)
+        game.push(move)
+    assert {"place", "exchange"} <= kinds
+    again = loads(dumps(game.record()))
+    assert again.turns == game.turns and [type(t) for t in game.turns] == [Turn] * len(game.turns)
+    assert [t._asdict() for t in again.turns] == [t._asdict() for t in game.turns]
+    assert replay(again).findings == ()  # each field where it belongs: the racks, draws and scores hold
 
 
 @settings(max_examples=60, deadline=None)

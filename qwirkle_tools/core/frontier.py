@@ -42,11 +42,12 @@ class Placements(dict[int, Placement]):
 
     def __init__(self, x0: int, y0: int, width: int) -> None:
         super().__init__()
-        self.x0, self.y0, self.width = x0, y0, width
+        self.frame = (x0, y0, width)  # (one attribute: compiled, a dict subclass's are looked up by name)
 
     def __missing__(self, code: int) -> Placement:
-        y, x = divmod(code >> 6, self.width)
-        p = self[code] = _new_tuple(Placement, (TILES[code & 63], x + self.x0, y + self.y0))
+        x0, y0, width = self.frame
+        cell = code >> 6
+        p = self[code] = _new_tuple(Placement, (TILES[code & 63], cell % width + x0, cell // width + y0))
         return p
 
 

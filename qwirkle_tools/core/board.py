@@ -272,3 +272,13 @@ class Board:
 
 
 Mapping.register(Board)
+
+
+def as_cells(board: Board | Mapping[int, int]) -> dict[int, int]:
+    """A board's cells (cell key to tile number) as a dict, for code that reads them by the
+    thousand: a dict itself, a :class:`Board`'s own (it never changes), else a copy."""
+    if isinstance(board, dict):
+        return board
+    if isinstance(board, Board):
+        return board._cells
+    return dict(board)

@@ -155,10 +155,9 @@ class BoardData:
     def add(self, cells: dict[int, int], new: set[int]) -> None:
         """Bring the data up to ``cells``: the snapshot plus the cells ``new``."""
         snapshot = self.cells  # (its own copy: brought up to date, not copied again)
-        for k in new:
-            snapshot[k] = cells[k]
         min_x, min_y, max_x, max_y = self.bounds
         for k in new:
+            snapshot[k] = cells[k]
             x, y = key_cell(k)
             min_x, min_y, max_x, max_y = min(min_x, x), min(min_y, y), max(max_x, x), max(max_y, y)
         self.bounds = min_x, min_y, max_x, max_y
@@ -253,7 +252,7 @@ def board_data(cells: dict[int, int], bonus: int) -> BoardData:
     ``cells`` has all its cells (and more), else built afresh (a search that
     takes moves back keeps its own: :class:`Line`, or :func:`kept` and :func:`restore`)."""
     data: BoardData | None = getattr(_local, "data", None)
-    if data is not None and data.bonus == bonus and len(data.cells) == len(cells) and data.cells == cells:
+    if data is not None and data.bonus == bonus and data.cells == cells:  # (== looks at the sizes first)
         return data  # the same board again (a game asks for it to list its moves and to tell whether it is over)
     _local.data = None  # left unset if an update is interrupted
     if data is None or not data.cells.items() <= cells.items():

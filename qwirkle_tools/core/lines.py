@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
-from .board import STEP_X, STEP_Y, Board
+from .board import STEP_X, STEP_Y, as_cells
 from .tiles import COLOUR_OF, SHAPE_OF
 
 LINE_MAX: Final = 6
@@ -188,16 +188,7 @@ def walk(cells: Mapping[int, int], key: int, step: int,
         >>> start == 493 * STEP_X, len(tiles), fault(tiles)
         (True, 15, 'line-too-long')
     """
-    return _walk(_as_dict(cells), key, step, None if new is None else _as_dict(new), reach)
-
-
-def _as_dict(cells: Mapping[int, int]) -> dict[int, int]:
-    """A board as a dict: its own (a game's, a :class:`~qwirkle_tools.core.board.Board`'s), else a copy."""
-    if isinstance(cells, dict):
-        return cells
-    if isinstance(cells, Board):
-        return cells._cells
-    return dict(cells)
+    return _walk(as_cells(cells), key, step, None if new is None else as_cells(new), reach)
 
 
 def _walk(cells: dict[int, int], key: int, step: int, new: dict[int, int] | None, reach: int | None) -> tuple[int, list[int]]:

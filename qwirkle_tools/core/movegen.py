@@ -47,10 +47,10 @@ from dataclasses import dataclass
 from itertools import permutations
 from typing import Any, Final
 
-from .board import STEP_X, STEP_Y, Board, Placement, key_cell
+from .board import STEP_X, STEP_Y, Board, Placement, as_cells, key_cell
 from .errors import QwirkleError
 from .frontier import DEAD, FREE, NO_RUN, BoardData, Info, Placements, board_data
-from .lines import ALL, JOIN, LINE_MAX
+from .lines import JOIN, LINE_MAX
 from .lines import points as line_points
 from .move import Move
 from .pickling import Rebuilt, rebuilt
@@ -229,7 +229,6 @@ def raw(move: Move) -> RawMove:
     return move.score or 0, move.qwirkles or 0, tuple(p.key for p in move.tiles), tuple(int(p.tile) for p in move.tiles)
 
 
-_ALL: Final = ALL
 _NEIGH: Final = JOIN  # for each tile, the tiles that may share a line with it (see qwirkle_tools.core.lines)
 
 # The table of moves maps each move's sort key to (score, qwirkles, cell keys,
@@ -247,13 +246,11 @@ _now = time.monotonic
 
 def _table(board: Board | Mapping[int, int], rack: Sequence[int], rules: Rules, largest_first: bool,
            placements: bool, limit: int | None = None, cutoff: Cutoff | None = None) -> dict[int, _Entry]:
-    cells = board._cells if isinstance(board, Board) else board  # (a board's own dict: it never changes)
+    cells = as_cells(board)
     table: dict[int, _Entry] = {}
     if not cells:
         _opening(rack, rules, largest_first, Placements(-1, 0, 8).__getitem__ if placements else _TILE_OF_CODE, table)
         return table
-    if type(cells) is not dict:
-        cells = dict(cells)
     return _table_on(board_data(cells, rules.qwirkle_bonus), rack, rules, placements, limit, cutoff)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -36,9 +37,26 @@ def gone(token: str, within: float = 10) -> bool:
     return processes_with(token) == []
 
 
-def wait_for(token: str, count: int = 1, within: float = 60) -> None:
-    """Wait until ``count`` processes hold ``token``."""
+def wait_for(token: str, count: int = 1, within: float = 60, alive: subprocess.Popen[str] | None = None) -> None:
+    """Wait until ``count`` processes hold ``token``.
+
+    With ``alive`` (a process started with its stderr piped), fail at once if it ends first, and kill it if the
+    wait fails: either way the failure shows its code and stderr.
+    """
     deadline = time.monotonic() + within
     while len(processes_with(token)) < count and time.monotonic() < deadline:
+        if alive is not None and alive.poll() is not None:
+            break
         time.sleep(0.05)
-    assert len(processes_with(token)) >= count, f"no {count} processes with {token} started"
+    found = len(processes_with(token))
+    if found >= count:
+        return
+    said = f"within {within:g} s"
+    if alive is not None:
+        if alive.poll() is None:
+            alive.kill()
+            said += ", so it was killed"
+        else:
+            said = "when the process it waited on ended"
+        said += f" (code {alive.wait()}), saying:\n{alive.communicate()[1]}"
+    raise AssertionError(f"{found}, not {count}, processes with {token} {said}")

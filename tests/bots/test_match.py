@@ -167,7 +167,7 @@ def test_the_referee_interrupted_or_killed_leaves_no_bot_and_keeps_the_finished_
         referee = subprocess.Popen([PY, "-m", "qwirkle_tools", "match", hostile("spawn", token), "greedy",
                                     "--games", "5000", "--jobs", jobs, "-o", str(out)],
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        wait_for(token, 2)  # the bot and its child
+        wait_for(token, 2, alive=referee)  # the referee and its bot
         deadline = time.monotonic() + 60
         while (not out.exists() or out.read_bytes().count(b"\n") < 2) and time.monotonic() < deadline:
             time.sleep(0.05)  # some games finished, others under way

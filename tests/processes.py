@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 import time
@@ -40,8 +41,9 @@ def gone(token: str, within: float = 10) -> bool:
 def wait_for(token: str, count: int = 1, within: float = 60, alive: subprocess.Popen[str] | None = None) -> None:
     """Wait until ``count`` processes hold ``token``.
 
-    With ``alive`` (a process started with its stderr piped), fail at once if it ends first, and kill it if the
-    wait fails: either way the failure shows its code and stderr.
+    With ``alive`` (a process started with its stderr piped, and with ``-X faulthandler``), fail at once if it
+    ends first; if the wait runs out, abort it (its Python stacks go to its stderr) and show the process table:
+    either way the failure shows its code and stderr.
     """
     deadline = time.monotonic() + within
     while len(processes_with(token)) < count and time.monotonic() < deadline:
@@ -54,9 +56,30 @@ def wait_for(token: str, count: int = 1, within: float = 60, alive: subprocess.P
     said = f"within {within:g} s"
     if alive is not None:
         if alive.poll() is None:
-            alive.kill()
-            said += ", so it was killed"
+            said += f", so it was aborted; the processes then:\n{process_table()}"
+            alive.send_signal(signal.SIGABRT)  # (faulthandler prints every thread's stack)
+            try:
+                alive.wait(10)
+            except subprocess.TimeoutExpired:
+                alive.kill()
         else:
             said = "when the process it waited on ended"
         said += f" (code {alive.wait()}), saying:\n{alive.communicate()[1]}"
     raise AssertionError(f"{found}, not {count}, processes with {token} {said}")
+
+
+def process_table() -> str:
+    """Every process (read from /proc: ``ps`` may be missing): its id, parent, group, state, where it waits in
+    the kernel, and its command line."""
+    rows = []
+    for entry in sorted((e for e in Path("/proc").iterdir() if e.name.isdigit()), key=lambda e: int(e.name)):
+        try:
+            stat = (entry / "stat").read_text()
+            fields = stat[stat.rindex(")") + 2:].split()  # state, ppid, pgrp, ...
+            wchan = (entry / "wchan").read_text() if (entry / "wchan").exists() else "?"
+            args = " ".join((entry / "cmdline").read_bytes().decode(errors="replace").split())
+        except (OSError, ValueError):
+            continue
+        if args:  # (not a kernel thread)
+            rows.append(f"{entry.name:>7} {fields[1]:>7} {fields[2]:>7} {fields[0]} {wchan or '-':<24} {args[:160]}")
+    return "\n".join(["    pid    ppid    pgid S wchan                    args", *rows])

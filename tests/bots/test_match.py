@@ -164,8 +164,8 @@ def test_the_referee_interrupted_or_killed_leaves_no_bot_and_keeps_the_finished_
     for sig, code in ((signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGKILL, -9)):
         token = f"qwirkle-test-killed-{jobs}-{sig}-{os.getpid()}"  # the bot's child holds it too
         out = tmp_path / f"m{sig}.jsonl"
-        referee = subprocess.Popen([PY, "-m", "qwirkle_tools", "match", hostile("spawn", token), "greedy",
-                                    "--games", "5000", "--jobs", jobs, "-o", str(out)],
+        referee = subprocess.Popen([PY, "-X", "faulthandler", "-m", "qwirkle_tools", "match", hostile("spawn", token),
+                                    "greedy", "--games", "5000", "--jobs", jobs, "-o", str(out)],
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         wait_for(token, 2, alive=referee)  # the referee and its bot
         deadline = time.monotonic() + 60

@@ -66,7 +66,7 @@ class BoardData:
     its row / column accept; ``info_x[f]`` / ``info_y[f]`` as ``Info`` for
     moves along a row / column.
 
-    Placement codes (see _Entry) use a frame: ``x0``, ``y0`` and ``width``, with
+    Placement codes (see the move generator's sort keys) use a frame: ``x0``, ``y0`` and ``width``, with
     room around the board for every move, which reaches at most 6 cells beyond
     the board's bounds; ``w`` bits hold a code. ``placements`` maps codes to
     Placement objects. The bounds are kept to move the frame when the board

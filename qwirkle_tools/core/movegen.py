@@ -42,12 +42,12 @@ earlier calls.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import permutations
-from typing import Any, Final
+from typing import Final
 
-from .board import STEP_X, STEP_Y, Board, Placement, as_cells, key_cell
+from .board import STEP_X, STEP_Y, Board, as_cells, cell_key, key_cell
 from .errors import QwirkleError
 from .frontier import DEAD, FREE, NO_RUN, BoardData, Info, Placements, board_data
 from .lines import JOIN, LINE_MAX
@@ -55,7 +55,7 @@ from .lines import points as line_points
 from .move import Move
 from .pickling import Rebuilt, rebuilt
 from .rules import DEFAULT_RULES, Rules
-from .tiles import COLOUR_OF, SHAPE_OF, TILES, largest_group
+from .tiles import COLOUR_OF, SHAPE_OF, largest_group
 
 
 class TooManyMoves(QwirkleError):
@@ -121,7 +121,7 @@ def generate(
     ``cutoff``: the caller's bounds on time and moves kept (see :class:`Cutoff`; the
     moves are then the best of those found, and ``cutoff.cut`` says if some were not).
     """
-    return _built(_table(board, rack, rules, largest_first, True, limit, cutoff))
+    return _table(board, rack, rules, largest_first, limit, cutoff).moves()
 
 
 def generate_on(data: BoardData, rack: Sequence[int], rules: Rules = DEFAULT_RULES, cutoff: Cutoff | None = None
@@ -130,15 +130,7 @@ def generate_on(data: BoardData, rack: Sequence[int], rules: Rules = DEFAULT_RUL
     data the caller keeps (a :class:`~qwirkle_tools.core.frontier.Line` along pushed and
     popped moves), not this thread's. ``data`` must be of that board and of ``rules``' Qwirkle
     bonus: nothing checks it. ``cutoff``: as for :func:`generate`."""
-    return _built(_table_on(data, rack, rules, True, cutoff=cutoff))
-
-
-def _built(table: dict[int, _Entry]) -> list[Move]:
-    """The table's moves as :class:`Move` objects, in its order."""
-    if not table:
-        return []
-    entries = map(table.__getitem__, sorted(table))
-    return [Move("place", placements, (), score, qwirkles) for score, qwirkles, _, placements in entries]
+    return _table_on(data, rack, rules, cutoff=cutoff).moves()
 
 
 def generate_raw(
@@ -155,8 +147,7 @@ def generate_raw(
     tile numbers (plain ints), both in line order like :attr:`Move.tiles`.
     ``limit``, ``cutoff``: as for :func:`generate`.
     """
-    table = _table(board, rack, rules, largest_first, False, limit, cutoff)
-    return list(map(table.__getitem__, sorted(table)))
+    return _table(board, rack, rules, largest_first, limit, cutoff).raws()
 
 
 def generate_raw_on(data: BoardData, rack: Sequence[int], rules: Rules = DEFAULT_RULES, cutoff: Cutoff | None = None
@@ -165,41 +156,7 @@ def generate_raw_on(data: BoardData, rack: Sequence[int], rules: Rules = DEFAULT
     data the caller keeps (a search's :class:`~qwirkle_tools.core.frontier.Line`), not this thread's.
     ``data`` must be of that board and of ``rules``' Qwirkle bonus: nothing checks it.
     ``cutoff``: as for :func:`generate`."""
-    table = _table_on(data, rack, rules, False, cutoff=cutoff)
-    return list(map(table.__getitem__, sorted(table)))
-
-
-def _table_on(data: BoardData, rack: Sequence[int], rules: Rules, placements: bool, limit: int | None = None,
-              cutoff: Cutoff | None = None) -> dict[int, _Entry]:
-    """The moves on a non-empty board from its data, by sort key (see _Entry)."""
-    table: dict[int, _Entry] = {}
-    rack_mask = 0
-    for t in rack:
-        rack_mask |= 1 << t
-    if rack_mask:
-        _moves(data, rack_mask, rules.qwirkle_bonus, placements, table, limit, cutoff)
-        if cutoff is not None and cutoff.most is not None and len(table) > cutoff.most:
-            _keep(table, cutoff)
-    return table
-
-
-def _keep(table: dict[int, _Entry], cutoff: Cutoff) -> None:
-    """Leave the table its best ``cutoff.most`` moves (the least sort keys), and say so."""
-    assert cutoff.most is not None
-    for key in sorted(table)[cutoff.most:]:
-        del table[key]
-    cutoff.cut = True
-
-
-def _stop(table: dict[int, _Entry], cutoff: Cutoff) -> bool:
-    """Between two anchors: whether the generation stops there (past the deadline, with a
-    move found); the table cut to its best ``cutoff.most`` once it holds twice that."""
-    if cutoff.most is not None and len(table) > 2 * cutoff.most:
-        _keep(table, cutoff)
-    if cutoff.deadline is not None and table and time.monotonic() > cutoff.deadline:
-        cutoff.cut = True
-        return True
-    return False
+    return _table_on(data, rack, rules, cutoff=cutoff).raws()
 
 
 def best_move(
@@ -215,13 +172,10 @@ def best_move(
 
     ``spent``: the moves generated to find it are added to ``spent[0]`` (for
     a caller that bounds its work by the moves generated); ``cutoff``: as for :func:`generate`."""
-    table = _table(board, rack, rules, largest_first, False, limit, cutoff)
+    found = _table(board, rack, rules, largest_first, limit, cutoff)
     if spent is not None:
-        spent[0] += len(table)
-    if not table:
-        return None
-    score, qwirkles, keys, tiles = table[min(table)]
-    return Move.place((Placement(TILES[t], *key_cell(k)) for k, t in zip(keys, tiles)), score, qwirkles)
+        spent[0] += len(found.keys)
+    return found.best()
 
 
 def raw(move: Move) -> RawMove:
@@ -231,32 +185,154 @@ def raw(move: Move) -> RawMove:
 
 _NEIGH: Final = JOIN  # for each tile, the tiles that may share a line with it (see qwirkle_tools.core.lines)
 
-# The table of moves maps each move's sort key to (score, qwirkles, cell keys,
-# placements): placements are Placement objects for generate, else tile numbers.
-# A placement has a code, ((y - y0) * width + x - x0) * 64 + tile, in a frame
-# (x0, y0, width: see BoardData) that keeps the codes of every possible move
-# positive, below 2**W, and ordered as (y, x, tile). The sort key is
-# -(score * 256 + qwirkles) << 6W, plus the codes of the move's placements in
-# line order, the first shifted left by 5W, the next by 4W, ...: so the keys sort
-# as generate orders the moves, and differ for different moves.
-_Entry = tuple[int, int, tuple[int, ...], tuple[Any, ...]]
-_Make = Callable[[int], Any]
-_TILE_OF_CODE: Final[_Make] = (63).__and__
+# Each move found is one integer, its sort key, which says the whole move:
+#     -(score * 8 + qwirkles) << (31 + w)  |  first << 31  |  column << 30  |  slots
+# ``first`` is the code of its first placement in line order, ((y - y0) * width + x - x0) * 64
+# + tile, in a frame (x0, y0, width: see BoardData) that keeps every possible move's codes
+# positive, below 2**w, and ordered as (y, x, tile). ``column`` is 1 for a move down a column
+# (0 along a row, and for one tile). ``slots`` holds a 6-bit slot for each of the 5 cells after
+# the first along the line, the nearest highest: tile + 1 for a placed tile, 63 for a board tile
+# between two placed ones, 0 past the move's last tile. So the keys sort as generate orders the
+# moves (score, Qwirkles, then the placements as (y, x, tile) in line order, a move before the
+# longer ones it begins: a row's second cell comes before a column's), and differ for different
+# moves; on boards of any usual size they fit 63 bits (larger ones stay right as larger ints).
+_COLUMN: Final = 1 << 30
+_SLOTS: Final = _COLUMN - 1
+_BOARD_SLOT: Final = 63
+_SLOT_SHIFT: Final = (30, 24, 18, 12, 6, 0)  # by the cell's offset from the first placement (0: none)
+_GAPS: Final = tuple(sum(_BOARD_SLOT << _SLOT_SHIFT[o] for o in range(max(1, off - run), off) if o <= 5)
+                     for off in range(16) for run in range(8))
+"""``_GAPS[off * 8 + run]``: the slots of ``run`` board tiles just before offset ``off``."""
 _now = time.monotonic
 
+
+class _Found:
+    """The moves of one generation, as sort keys (see above), and what turns them into moves:
+    the frame of their codes, ``shift`` (31 + w), and the placements by code."""
+
+    def __init__(self, keys: list[int], shift: int, frame: tuple[int, int, int], placements: Placements) -> None:
+        self.keys = keys
+        self.shift = shift
+        self.frame = frame
+        self.placements = placements
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def best(self) -> Move | None:
+        """The first move in :func:`generate`'s order, the others left unmade (they are dropped)."""
+        if not self.keys:
+            return None
+        self.keys = [min(self.keys)]
+        return self.moves()[0]
+
+    def moves(self) -> list[Move]:
+        """Every move, in :func:`generate`'s order."""
+        self.keys.sort()
+        shift, made = self.shift, self.placements
+        found = []
+        column = self.frame[2] << 6
+        for key in self.keys:
+            high = key >> shift
+            rest = key - (high << shift)
+            first = rest >> 31
+            slots = rest & _SLOTS
+            if slots:  # the placed tiles, cell by cell from the first
+                step = column if rest & _COLUMN else 64
+                code = first & ~63
+                tiles = [made[first]]
+                while slots:
+                    code += step
+                    slot = slots >> 24
+                    slots = (slots << 6) & _SLOTS
+                    if slot != _BOARD_SLOT:
+                        tiles.append(made[code + slot - 1])
+                placed = tuple(tiles)
+            else:
+                placed = (made[first],)
+            found.append(Move("place", placed, (), (-high) >> 3, (-high) & 7))
+        return found
+
+    def raws(self) -> list[RawMove]:
+        """Every move as :data:`RawMove`, in :func:`generate`'s order."""
+        self.keys.sort()
+        shift = self.shift
+        x0, y0, width = self.frame
+        corner = cell_key(x0, y0)  # (a cell key is linear in x and y)
+        found: list[RawMove] = []
+        for key in self.keys:
+            high = key >> shift
+            rest = key - (high << shift)
+            first = rest >> 31
+            cell = first >> 6
+            origin = corner + cell % width * STEP_X + cell // width * STEP_Y
+            slots = rest & _SLOTS
+            if slots:  # (as in moves)
+                step = STEP_Y if rest & _COLUMN else STEP_X
+                keys = [origin]
+                tiles = [first & 63]
+                while slots:
+                    origin += step
+                    slot = slots >> 24
+                    slots = (slots << 6) & _SLOTS
+                    if slot != _BOARD_SLOT:
+                        keys.append(origin)
+                        tiles.append(slot - 1)
+                found.append(((-high) >> 3, (-high) & 7, tuple(keys), tuple(tiles)))
+            else:
+                found.append(((-high) >> 3, (-high) & 7, (origin,), (first & 63,)))
+        return found
+
+
+_OPENING_FRAME: Final = (-1, 0, 8)  # (codes below 512: w = 9)
+
+
 def _table(board: Board | Mapping[int, int], rack: Sequence[int], rules: Rules, largest_first: bool,
-           placements: bool, limit: int | None = None, cutoff: Cutoff | None = None) -> dict[int, _Entry]:
+           limit: int | None = None, cutoff: Cutoff | None = None) -> _Found:
     cells = as_cells(board)
-    table: dict[int, _Entry] = {}
     if not cells:
-        _opening(rack, rules, largest_first, Placements(-1, 0, 8).__getitem__ if placements else _TILE_OF_CODE, table)
-        return table
-    return _table_on(board_data(cells, rules.qwirkle_bonus), rack, rules, placements, limit, cutoff)
+        found = _opening(rack, rules, largest_first)
+        if cutoff is not None and cutoff.most is not None and len(found.keys) > cutoff.most:
+            _keep(found.keys, cutoff)
+        return found
+    return _table_on(board_data(cells, rules.qwirkle_bonus), rack, rules, limit, cutoff)
 
 
-def _opening(rack: Sequence[int], rules: Rules, largest_first: bool, make: _Make, table: dict[int, _Entry]) -> None:
-    """Every ordering of every group, in row 0 from (0,0); codes (see _Entry) in the frame
-    x0 = -1, y0 = 0, width 8."""
+def _table_on(data: BoardData, rack: Sequence[int], rules: Rules, limit: int | None = None,
+              cutoff: Cutoff | None = None) -> _Found:
+    """The moves on a non-empty board from its data."""
+    keys: list[int] = []
+    rack_mask = 0
+    for t in rack:
+        rack_mask |= 1 << t
+    if rack_mask:
+        _moves(data, rack_mask, rules.qwirkle_bonus, keys, limit, cutoff)
+        if cutoff is not None and cutoff.most is not None and len(keys) > cutoff.most:
+            _keep(keys, cutoff)
+    return _Found(keys, 31 + data.w, (data.x0, data.y0, data.width), data.placements)
+
+
+def _keep(keys: list[int], cutoff: Cutoff) -> None:
+    """Leave the keys of the best ``cutoff.most`` moves (the least), and say so."""
+    assert cutoff.most is not None
+    keys.sort()
+    del keys[cutoff.most:]
+    cutoff.cut = True
+
+
+def _stop(keys: list[int], cutoff: Cutoff) -> bool:
+    """Between two anchors: whether the generation stops there (past the deadline, with a
+    move found); the keys cut to the best ``cutoff.most`` once they are twice that."""
+    if cutoff.most is not None and len(keys) > 2 * cutoff.most:
+        _keep(keys, cutoff)
+    if cutoff.deadline is not None and keys and time.monotonic() > cutoff.deadline:
+        cutoff.cut = True
+        return True
+    return False
+
+
+def _opening(rack: Sequence[int], rules: Rules, largest_first: bool) -> _Found:
+    """Every ordering of every group, in row 0 from (0,0), in the frame x0 = -1, y0 = 0, width 8."""
     distinct = sorted({int(t) for t in rack})
     groups: set[tuple[int, ...]] = set()
     for value in range(6):
@@ -267,28 +343,27 @@ def _opening(rack: Sequence[int], rules: Rules, largest_first: bool, make: _Make
     if largest_first:
         best = largest_group(rack)
         groups = {g for g in groups if len(g) == best}
-    w = 9  # codes < 512
+    shift = 31 + 9
+    keys = []
     for group in groups:
         k = len(group)
         score = rules.lone_tile_score if k == 1 else line_points(k, rules.qwirkle_bonus)
-        qwirkles = int(k == LINE_MAX)
-        base = -(score * 256 + qwirkles) << 6 * w
-        keys = tuple(x * STEP_X for x in range(k))
+        base = -(score * 8 + int(k == LINE_MAX)) << shift
         for order in permutations(group):
-            codes = [(x + 1) * 64 + t for x, t in enumerate(order)]
-            key = base
-            for i, c in enumerate(codes):
-                key += c << (5 - i) * w
-            table[key] = (score, qwirkles, keys, tuple(map(make, codes)))
+            key = base + ((64 + order[0]) << 31)
+            for i in range(1, k):
+                key += (order[i] + 1) << _SLOT_SHIFT[i]
+            keys.append(key)
+    return _Found(keys, shift, _OPENING_FRAME, Placements(*_OPENING_FRAME))
 
 
 _BY_LENGTH: Final[dict[int, tuple[tuple[int, ...], tuple[int, ...]]]] = {}
 """By Qwirkle bonus: a line's points and Qwirkles by its length (0 to 6)."""
 
 
-def _moves(data: BoardData, rack: int, bonus: int, placements: bool, table: dict[int, _Entry],
-           limit: int | None = None, cutoff: Cutoff | None = None) -> None:
-    """Moves on a non-empty board, generated from anchors.
+def _moves(data: BoardData, rack: int, bonus: int, keys: list[int], limit: int | None = None,
+           cutoff: Cutoff | None = None) -> None:
+    """Moves on a non-empty board, generated from anchors, into ``keys``.
 
     Every move places a tile on a frontier cell (an empty cell beside the
     board). Its *anchor* is the first such cell along the line; from there
@@ -298,7 +373,6 @@ def _moves(data: BoardData, rack: int, bonus: int, placements: bool, table: dict
     direction (one-tile moves are listed from the anchor, once), and no time
     is spent on tiles that never reach the board.
     """
-    made = data.placements if placements else None
     tables = _BY_LENGTH.get(bonus)
     if tables is None:
         tables = _BY_LENGTH[bonus] = (tuple(line_points(n, bonus) for n in range(LINE_MAX + 1)),
@@ -307,30 +381,24 @@ def _moves(data: BoardData, rack: int, bonus: int, placements: bool, table: dict
     anchors = _anchors(data, rack, points, qwirkle)
     if not anchors:
         return
-    w = data.w
-    top = 5 * w  # shift of the first placement's code in a sort key
-    score_shift = 6 * w
-    along_x = _Grower(STEP_X, 64, data.info_x, data.joinable, rack, table, made, points, qwirkle, w)
-    along_y = _Grower(STEP_Y, 64 * data.width, data.info_y, data.joinable, rack, table, made, points, qwirkle, w)
+    shift = 31 + data.w
+    along_x = _Grower(STEP_X, 64, 0, data.info_x, data.joinable, rack, keys, points, qwirkle, shift)
+    along_y = _Grower(STEP_Y, 64 * data.width, _COLUMN, data.info_y, data.joinable, rack, keys, points, qwirkle, shift)
     twice = deadline = None  # the cutoff's bounds, read between anchors (see _stop)
     if cutoff is not None:
         twice, deadline = None if cutoff.most is None else 2 * cutoff.most, cutoff.deadline
     for f, fit, (row, col, n_row, n_col, row_before, row_after, col_before, col_after, code) in anchors:
-        if limit is not None and len(table) > limit:  # (an anchor adds a few thousand moves at most)
-            raise TooManyMoves(len(table), limit)
-        if (twice is not None and len(table) > twice) or (deadline is not None and table and _now() > deadline):
-            if _stop(table, cutoff):  # type: ignore[arg-type]  # (a cutoff's bounds)
+        if limit is not None and len(keys) > limit:  # (an anchor adds a few thousand moves at most)
+            raise TooManyMoves(len(keys), limit)
+        if (twice is not None and len(keys) > twice) or (deadline is not None and keys and _now() > deadline):
+            if _stop(keys, cutoff):  # type: ignore[arg-type]  # (a cutoff's bounds)
                 return
-        score = points[n_row] + points[n_col]
-        q = qwirkle[n_row] + qwirkle[n_col]
-        base = -(score * 256 + q) << score_shift
-        keys = (f,)
+        base = -((points[n_row] + points[n_col]) * 8 + qwirkle[n_row] + qwirkle[n_col]) << shift
         m = fit
         while m:
             low = m & -m
             m ^= low
-            c = code + low.bit_length() - 1
-            table[base + (c << top)] = (score, q, keys, (c & 63 if made is None else made[c],))
+            keys.append(base + ((code + low.bit_length() - 1) << 31))
         # a second tile in the line must come from the rack too; the tiles before
         # the anchor (on free cells only, none if a board tile is there) are fewer
         m = row & rack
@@ -390,27 +458,25 @@ def _anchors(data: BoardData, rack: int, points: tuple[int, ...], qwirkle: tuple
 
 class _Grower:
     """The moves of two or more tiles along one direction (``step``; ``code_step`` the
-    placement codes' difference between neighbours there), into ``table``: each a move,
-    which grows again. ``made``: the placements by code (``None``: tile numbers).
+    placement codes' difference between neighbours there; ``direction`` the keys' column
+    bit), as sort keys into ``keys``: each a move, which grows again.
 
     A class, not closures, for the compiled build: its methods are called natively, its
     attributes read from the object's own fields, with no argument boxed."""
 
-    def __init__(self, step: int, code_step: int, info: dict[int, Info], frontier: dict[int, int], rack: int,
-                 table: dict[int, _Entry], made: Placements | None, points: tuple[int, ...], qwirkle: tuple[int, ...],
-                 w: int) -> None:
+    def __init__(self, step: int, code_step: int, direction: int, info: dict[int, Info], frontier: dict[int, int],
+                 rack: int, keys: list[int], points: tuple[int, ...], qwirkle: tuple[int, ...], shift: int) -> None:
         self.step = step
         self.code_step = code_step
+        self.direction = direction
         self.info = info
         self.frontier = frontier
         self.rack = rack
-        self.table = table
-        self.made = made
+        self.keys = keys
         self.points = points
         self.qwirkle = qwirkle
-        self.w = w
-        self.shifts = (5 * w, 4 * w, 3 * w, 2 * w, w, 0)  # shift of a placement's code in a sort key, by its index
-        self.back = self.back_code = self.free = 0  # the cell before the anchor, its code, the free cells there
+        self.shift = shift  # of the score in a key
+        self.back_code = self.free = 0  # the code of the cell before the anchor, the free cells there
 
     def along(self, f: int, code: int, fit: int, line: int, n: int, cross: int, cross_q: int, cap: int,
               run_after: int) -> None:
@@ -418,14 +484,13 @@ class _Grower:
         that may join the line through ``f``, of ``n`` tiles with the anchor's; ``cross`` /
         ``cross_q`` the points and Qwirkles of its cross line; at most ``cap`` tiles before the
         anchor, and a run of ``run_after`` board tiles after it."""
-        step, code_step, rack, made = self.step, self.code_step, self.rack, self.made
+        step, rack = self.step, self.rack
         self.free = -1  # free cells before the anchor, counted when first needed
-        keys = (f,)
         k = f + step * (1 + run_after)
         after = self.info.get(k) or (DEAD if k in self.frontier else FREE)
         allowed, run_tiles = after[0] & rack, after[1]
-        next_code = code + code_step * (1 + run_after)
-        top = self.shifts[0]
+        off = 1 + run_after  # the next cell's offset from the anchor
+        gaps = _GAPS[off * 8 + run_after]
         while fit:
             low = fit & -fit
             fit ^= low
@@ -435,30 +500,27 @@ class _Grower:
                 continue
             if self.free < 0:
                 self.free = _free_before(f, step, cap, self.frontier)
-                self.back, self.back_code = f - step, code - code_step
-            c = code + tile
-            order = c << top
-            now: tuple[Any, ...] = (c & 63 if made is None else made[c],)
+                self.back_code = code - self.code_step
+            order = ((code + tile) << 31) | self.direction
             if self.free:
-                self.backward(self.back, self.back_code, left, n, order, keys, now, cross, cross_q, self.free)
+                self.backward(self.back_code, left, n, order, cross, cross_q, self.free)
             if left & allowed and not run_tiles & ~left:
-                self.forward(k, next_code, after, left & allowed, left, n, order, keys, now, cross, cross_q)
+                self.forward(k, after, left & allowed, left, n, order | gaps, off, cross, cross_q)
 
-    def forward(self, k: int, code: int, here: Info, cand: int, joinable: int, n: int, order: int,
-                keys: tuple[int, ...], placed: tuple[Any, ...], cross: int, cross_q: int) -> None:
-        """Place a tile of ``cand`` on empty ``k`` (described by ``here``) after the line so far."""
-        step, rack, made, table = self.step, self.rack, self.made, self.table
+    def forward(self, k: int, here: Info, cand: int, joinable: int, n: int, order: int, off: int,
+                cross: int, cross_q: int) -> None:
+        """Place a tile of ``cand`` on empty ``k`` (described by ``here``), ``off`` cells after the
+        move's first, after the line so far (``order``: its key's lower part)."""
+        rack, keys = self.rack, self.keys
         _, _, run_joinable, run_n, cross_here, q_here = here
         joinable &= run_joinable
         n += 1 + run_n
         cross, cross_q = cross + cross_here, cross_q + q_here
-        score = self.points[n] + cross
-        q = self.qwirkle[n] + cross_q
-        base = -(score * 256 + q) << 6 * self.w
-        shift = self.shifts[len(keys)]
-        keys += (k,)
-        k += step * (1 + run_n)
-        next_code = code + self.code_step * (1 + run_n)
+        base = -((self.points[n] + cross) * 8 + self.qwirkle[n] + cross_q) << self.shift
+        slot = _SLOT_SHIFT[off]
+        k += self.step * (1 + run_n)
+        next_off = off + 1 + run_n
+        gaps = _GAPS[next_off * 8 + run_n]  # (the board tiles between this cell and the next)
         after = self.info.get(k) or (DEAD if k in self.frontier else FREE)
         allowed, run_tiles = after[0] & rack, after[1]
         free = self.free
@@ -466,42 +528,34 @@ class _Grower:
             low = cand & -cand
             cand ^= low
             tile = low.bit_length() - 1
-            c = code + tile
-            now_order = order + (c << shift)
-            now = placed + (c & 63 if made is None else made[c],)
-            table[base + now_order] = (score, q, keys, now)
+            now_order = order | (tile + 1) << slot
+            keys.append(base + now_order)
             left = joinable & _NEIGH[tile]
             if left & rack:
                 if free:
-                    self.backward(self.back, self.back_code, left, n, now_order, keys, now, cross, cross_q, free)
+                    self.backward(self.back_code, left, n, now_order, cross, cross_q, free)
                 if left & allowed and not run_tiles & ~left:
-                    self.forward(k, next_code, after, left & allowed, left, n, now_order, keys, now, cross, cross_q)
+                    self.forward(k, after, left & allowed, left, n, now_order | gaps, next_off, cross, cross_q)
 
-    def backward(self, k: int, code: int, joinable: int, n: int, order: int, keys: tuple[int, ...],
-                 placed: tuple[Any, ...], cross: int, cross_q: int, free: int) -> None:
-        """Add tiles on the ``free`` free cells before a move's anchor (from ``k``: no cross lines there)."""
-        rack, made, w = self.rack, self.made, self.w
+    def backward(self, code: int, joinable: int, n: int, order: int, cross: int, cross_q: int, free: int) -> None:
+        """Add tiles on the ``free`` free cells before a move's first tile (from the cell of
+        ``code``: no cross lines there); ``order``: the move's key's lower part."""
+        rack, keys = self.rack, self.keys
         cand = joinable & rack
         n += 1
-        score = self.points[n] + cross
-        q = self.qwirkle[n] + cross_q
-        base = -(score * 256 + q) << 6 * w
-        keys = (k,) + keys
-        order >>= w
-        top = 5 * w
+        base = -((self.points[n] + cross) * 8 + self.qwirkle[n] + cross_q) << self.shift
+        # the move so far one cell further on: its first tile into the first slot
+        rest = (((order >> 31) & 63) + 1) << 24 | (order & _SLOTS) >> 6 | self.direction
         while cand:
             low = cand & -cand
             cand ^= low
             tile = low.bit_length() - 1
-            c = code + tile
-            now_order = order + (c << top)
-            now = (c & 63 if made is None else made[c],) + placed
-            self.table[base + now_order] = (score, q, keys, now)
+            now_order = ((code + tile) << 31) | rest
+            keys.append(base + now_order)
             if free > 1:
                 left = joinable & _NEIGH[tile]
                 if left & rack:
-                    self.backward(k - self.step, code - self.code_step, left, n, now_order, keys, now, cross, cross_q,
-                                  free - 1)
+                    self.backward(code - self.code_step, left, n, now_order, cross, cross_q, free - 1)
 
 
 def _free_before(f: int, step: int, cap: int, frontier: Mapping[int, int]) -> int:

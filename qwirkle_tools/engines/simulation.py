@@ -133,8 +133,10 @@ class Static:
 
 def score_ranking(cells: dict[int, int], rack: Sequence[int], bag: int, rules: Rules, most: int) -> list[RawMove]:
     """Greedy's order: the highest score first, end bonus included (generate's ties)."""
+    if bag:  # no end bonus: generate's first ``most``, the others never made
+        return generate_raw(cells, rack, rules, limit=MOVE_LIMIT, cutoff=Cutoff(most=most))
     moves = generate_raw(cells, rack, rules, limit=MOVE_LIMIT)
-    if not bag and moves:  # going out earns the bonus: such a move may rank higher (a stable sort)
+    if moves:  # going out earns the bonus: such a move may rank higher (a stable sort)
         whole = len(rack)
         moves.sort(key=lambda m: -rules.scored(m[0], len(m[3]), whole, 0))
     return moves[:most]

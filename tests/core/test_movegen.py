@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from qwirkle_tools.core.board import Board, Placement, cell_key, key_cell
 from qwirkle_tools.core.move import Move
-from qwirkle_tools.core.movegen import RawMove, best_move, generate, generate_raw
+from qwirkle_tools.core.movegen import Cutoff, RawMove, best_move, generate, generate_raw
 from qwirkle_tools.core.rules import DEFAULT_RULES, Rules, judge
 from qwirkle_tools.core.tiles import TILES, Tile, parse_tiles
 from qwirkle_tools.engines.selfplay import simulate
@@ -274,6 +274,17 @@ def test_every_generated_move_is_legal_with_the_same_score(position: tuple[dict[
         assert judgement.legal, (as_board(cells).diagram(), str(m), judgement.violations)
         assert (m.score, m.qwirkles) == (judgement.score.total, judgement.score.qwirkles), str(m)
         assert not Counter(int(p.tile) for p in m.tiles) - Counter(rack), f"{m} uses tiles not in the rack"
+
+
+@settings(max_examples=100, deadline=None)
+@given(position_and_rack(max_turns=14, max_rack=6))
+def test_the_moves_come_in_the_documented_order(position: tuple[dict[int, int], list[int]]) -> None:
+    # score, then Qwirkles, then the placements as (y, x, tile) in line order, a move before those it begins
+    cells, rack = position
+    moves = generate(cells, rack)
+    order = [(-(m.score or 0), -(m.qwirkles or 0), [(p.y, p.x, int(p.tile)) for p in m.tiles]) for m in moves]
+    assert order == sorted(order)
+    assert [m.tiles for m in generate(cells, rack, cutoff=Cutoff(most=7))] == [m.tiles for m in moves[:7]]
 
 
 @settings(max_examples=40, deadline=None)

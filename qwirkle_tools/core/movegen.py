@@ -199,7 +199,7 @@ _NEIGH: Final = JOIN  # for each tile, the tiles that may share a line with it (
 _COLUMN: Final = 1 << 30
 _SLOTS: Final = _COLUMN - 1
 _BOARD_SLOT: Final = 63
-_SLOT_SHIFT: Final = (30, 24, 18, 12, 6, 0)  # by the cell's offset from the first placement (0: none)
+_SLOT_SHIFT: Final = (30, 24, 18, 12, 6, 0)  # by the cell's offset from the first placement (offset 0 is ``first``: no slot)
 _GAPS: Final = tuple(sum(_BOARD_SLOT << _SLOT_SHIFT[o] for o in range(max(1, off - run), off) if o <= 5)
                      for off in range(16) for run in range(8))
 """``_GAPS[off * 8 + run]``: the slots of ``run`` board tiles just before offset ``off``."""

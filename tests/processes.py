@@ -46,13 +46,13 @@ def wait_for(token: str, count: int = 1, within: float = 60, alive: subprocess.P
     either way the failure shows its code and stderr.
     """
     deadline = time.monotonic() + within
-    while len(processes_with(token)) < count and time.monotonic() < deadline:
-        if alive is not None and alive.poll() is not None:
+    while True:  # one count decides: counted again, a count seen may have fallen back (a referee with --jobs
+        found = len(processes_with(token))  # closes the bot it asked for its name before its workers start theirs)
+        if found >= count:
+            return
+        if time.monotonic() >= deadline or (alive is not None and alive.poll() is not None):
             break
         time.sleep(0.05)
-    found = len(processes_with(token))
-    if found >= count:
-        return
     said = f"within {within:g} s"
     if alive is not None:
         if alive.poll() is None:

@@ -45,7 +45,8 @@ def wait_for(token: str, count: int = 1, within: float = 60, alive: subprocess.P
     ends first; if the wait runs out, abort it (its Python stacks go to its stderr) and show the process table:
     either way the failure shows its code and stderr.
     """
-    deadline = time.monotonic() + within
+    start = time.monotonic()
+    deadline = start + within
     while True:  # one count decides: counted again, a count seen may have fallen back (a referee with --jobs
         found = len(processes_with(token))  # closes the bot it asked for its name before its workers start theirs)
         if found >= count:
@@ -53,7 +54,7 @@ def wait_for(token: str, count: int = 1, within: float = 60, alive: subprocess.P
         if time.monotonic() >= deadline or (alive is not None and alive.poll() is not None):
             break
         time.sleep(0.05)
-    said = f"within {within:g} s"
+    said = f"within {within:g} s (after {time.monotonic() - start:.1f} s)"
     if alive is not None:
         if alive.poll() is None:
             said += f", so it was aborted; the processes then:\n{process_table()}"

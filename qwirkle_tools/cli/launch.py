@@ -180,13 +180,24 @@ def _usage_line(exc: object) -> str:
 
 
 def _unraisable(event: object) -> None:
-    """An exception where none can be raised (a finaliser, a weakref callback):
-    an interrupt landing there is already noted, anything else said in one line."""
+    """An exception where none can be raised (a finaliser, a weakref callback, a hook run at a
+    fork): an interrupt lost there is raised again in a moment, anything else said in one line."""
     kind = getattr(event, "exc_type", None)
     if kind is not None and issubclass(kind, (KeyboardInterrupt, Terminated)):
+        if _armed[0] and _received:  # (the run goes on: the same signal again, from a thread, so that it
+            _again(_received.pop())  # lands outside this hook, in code that can raise it)
         return
     value = getattr(event, "exc_value", None)
     _say(f"ignored: {getattr(kind, '__name__', kind)}: {str(value)[:200]}")
+
+
+def _again(number: int) -> None:
+    """Send this process signal ``number`` in 10 ms (a moment: the hook that lost it has returned)."""
+    import threading
+
+    timer = threading.Timer(0.01, os.kill, (os.getpid(), number))
+    timer.daemon = True
+    timer.start()
 
 
 def _say(message: str) -> None:

@@ -247,6 +247,32 @@ def test_a_signal_as_the_run_ends_is_one_line_too(tmp_path: Path, sig: str) -> N
     assert proc.stdout.startswith("1 record: 1 valid")  # the command itself finished
 
 
+AT_FORK = """
+import os, signal, sys
+import qwirkle_tools.cli.launch as launch
+sig, fired = getattr(signal, sys.argv.pop(1)), []
+def hook():  # the signal lands in a hook run at a fork (logging's runs at each), where nothing can be raised
+    if not fired:
+        fired.append(sig)
+        os.kill(os.getpid(), sig)
+        sum(range(10000))  # (its handler runs here)
+os.register_at_fork(after_in_parent=hook)
+sys.argv[0] = "qwirkle"
+launch.main()
+"""
+
+
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_a_signal_lost_in_a_hook_at_a_fork_still_ends_the_run(tmp_path: Path, sig: str) -> None:
+    # a match with --jobs forks its workers: the interrupt, lost there, is raised again (it played on for ever)
+    proc = subprocess.run([sys.executable, "-c", AT_FORK, sig, "match", "greedy", "greedy", "--games", "1000000",
+                           "--jobs", "2", "-o", "m.jsonl"], cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert proc.returncode == (130 if sig == "SIGINT" else 143), proc.stderr
+    assert proc.stderr.splitlines()[-1] == ("qwirkle: interrupted" if sig == "SIGINT" else "qwirkle: terminated")
+
+
 def test_ctrl_c_while_the_command_loads_or_starts(tmp_path: Path) -> None:
     # from the moment the package loads (the interpreter's own start-up, a few ms, is not ours)
     rng = random.Random(3)

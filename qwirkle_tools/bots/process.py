@@ -377,21 +377,27 @@ class ProcessBot:
 
 
 def _limits(memory_mb: int) -> Callable[[], None]:
-    """What the child does before it runs the bot: a memory limit, and death with its parent."""
+    """What the child does before it runs the bot: a memory limit, and death with its parent.
+    Everything it needs is imported and looked up here, in the parent: the child of a process
+    with threads (a ``--jobs`` worker's) must not import between its fork and its exec."""
+    import resource
+
     parent = os.getpid()
+    limit = memory_mb * 1024 * 1024
+    prctl: Callable[[int, int], object] | None = None
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            prctl = ctypes.CDLL(None).prctl
+        except (OSError, AttributeError):
+            pass
 
     def apply() -> None:
-        import resource
-
-        limit = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
         if sys.platform.startswith("linux"):
-            import ctypes
-
-            try:
-                ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: gone if the referee dies
-            except (OSError, AttributeError):
-                pass
+            if prctl is not None:
+                prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: gone if the referee dies
             if os.getppid() != parent:  # it died before that was set
                 os._exit(1)
     return apply

@@ -54,7 +54,7 @@ class _Watchdog:
     def __init__(self) -> None:
         self.proc: subprocess.Popen[bytes] | None = None
         self.owner = 0  # the process that started it (a forked child starts its own)
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()  # (a SIGTERM handler may forget a group while this thread tells one)
 
     def tell(self, line: bytes, start: bool) -> None:
         with self.lock:
@@ -81,7 +81,7 @@ class _Watchdog:
     def forked(self) -> None:
         """In a forked child: the parent's watchdog is the parent's (its pipe is closed here)."""
         proc, self.proc = self.proc, None
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()  # (a SIGTERM handler may forget a group while this thread tells one)
         if proc is not None and proc.stdin is not None:
             try:
                 proc.stdin.close()  # (this process's copy of the pipe: the parent's stays open)

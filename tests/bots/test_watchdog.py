@@ -52,3 +52,23 @@ def test_a_group_forgotten_is_left_alone() -> None:
     finally:
         for pid in processes_with(token):
             os.kill(pid, signal.SIGKILL)
+
+
+REENTERED = textwrap.dedent("""
+    import signal, subprocess, sys
+    from qwirkle_tools.bots import watchdog
+    leader = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], start_new_session=True)
+    def stopped(number, frame):  # a --jobs worker's SIGTERM handler closes its bots: the watchdog forgets them
+        watchdog.forget(leader.pid)
+        print("forgotten", flush=True)
+    signal.signal(signal.SIGTERM, stopped)
+    watchdog.watch(leader.pid)
+    with watchdog._DOG.lock:  # the signal lands while this thread tells the watchdog of a group
+        signal.raise_signal(signal.SIGTERM)
+    leader.kill()
+""")
+
+
+def test_a_group_forgotten_while_the_watchdog_is_told_of_one_does_not_deadlock() -> None:
+    done = subprocess.run([sys.executable, "-c", REENTERED], capture_output=True, text=True, timeout=30)
+    assert (done.returncode, done.stdout) == (0, "forgotten\n"), done.stderr

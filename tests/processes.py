@@ -33,7 +33,11 @@ def processes_with(token: str) -> list[int]:
 def gone(token: str, within: float = 10) -> bool:
     """Whether no process holds ``token`` (a killed process may take a moment to go)."""
     deadline = time.monotonic() + within
-    while processes_with(token) and time.monotonic() < deadline:
+    while time.monotonic() < deadline:
+        if not processes_with(token):
+            time.sleep(0.05)  # twice, a moment apart: a process in the middle of an exec shows no command line
+            if not processes_with(token):
+                return True
         time.sleep(0.05)
     return processes_with(token) == []
 

@@ -47,6 +47,22 @@ def _on_signal(number: int, frame: object) -> None:
     _interrupt()
 
 
+def _forked() -> None:
+    """In a forked child (a ``--jobs`` worker): the signals back to their defaults until it sets its own,
+    rather than this process's handlers, which would raise an interrupt where nothing catches it."""
+    _armed[0] = False
+    _received.clear()
+    for number in (signal.SIGINT, signal.SIGTERM):
+        if signal.getsignal(number) is _on_signal:
+            try:
+                signal.signal(number, signal.SIG_DFL)
+            except ValueError:  # (not the main thread: Python keeps its handlers to the main one)
+                pass
+
+
+os.register_at_fork(after_in_child=_forked)
+
+
 def _interrupt() -> None:
     if _received[0] == signal.SIGTERM:
         raise Terminated

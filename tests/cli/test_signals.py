@@ -273,6 +273,26 @@ def test_a_signal_lost_in_a_hook_at_a_fork_still_ends_the_run(tmp_path: Path, si
     assert proc.stderr.splitlines()[-1] == ("qwirkle: interrupted" if sig == "SIGINT" else "qwirkle: terminated")
 
 
+IN_A_CHILD = """
+import os, signal, sys, time
+import qwirkle_tools.cli.launch as launch
+signal.signal(signal.SIGTERM, launch._on_signal)  # as in a command under way
+launch._armed[0] = True
+pid = os.fork()
+if pid == 0:  # a --jobs worker stopped before it set its own handlers
+    os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(5)
+    os._exit(0)
+print(os.waitpid(pid, 0)[1])
+"""
+
+
+def test_a_forked_child_stopped_before_it_sets_its_handlers_ends_quietly() -> None:
+    done = subprocess.run([sys.executable, "-c", IN_A_CHILD], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert (done.stdout, done.stderr) == (f"{int(signal.SIGTERM)}\n", "")  # killed by the signal, with no traceback
+
+
 def test_ctrl_c_while_the_command_loads_or_starts(tmp_path: Path) -> None:
     # from the moment the package loads (the interpreter's own start-up, a few ms, is not ours)
     rng = random.Random(3)

@@ -292,8 +292,7 @@ def _table(board: Board | Mapping[int, int], rack: Sequence[int], rules: Rules, 
     cells = as_cells(board)
     if not cells:
         found = _opening(rack, rules, largest_first)
-        if cutoff is not None and cutoff.most is not None and len(found.keys) > cutoff.most:
-            _keep(found.keys, cutoff)
+        _cut(found.keys, cutoff)
         return found
     return _table_on(board_data(cells, rules.qwirkle_bonus), rack, rules, limit, cutoff)
 
@@ -307,9 +306,14 @@ def _table_on(data: BoardData, rack: Sequence[int], rules: Rules, limit: int | N
         rack_mask |= 1 << t
     if rack_mask:
         _moves(data, rack_mask, rules.qwirkle_bonus, keys, limit, cutoff)
-        if cutoff is not None and cutoff.most is not None and len(keys) > cutoff.most:
-            _keep(keys, cutoff)
+        _cut(keys, cutoff)
     return _Found(keys, 31 + data.w, (data.x0, data.y0, data.width), data.placements)
+
+
+def _cut(keys: list[int], cutoff: Cutoff | None) -> None:
+    """At the generation's end: the keys cut to the cutoff's ``most``, if it has one and they are more."""
+    if cutoff is not None and cutoff.most is not None and len(keys) > cutoff.most:
+        _keep(keys, cutoff)
 
 
 def _keep(keys: list[int], cutoff: Cutoff) -> None:

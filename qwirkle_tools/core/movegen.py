@@ -237,7 +237,8 @@ class _Found:
             rest = key - (high << shift)
             first = rest >> 31
             slots = rest & _SLOTS
-            if slots:  # the placed tiles, cell by cell from the first
+            if slots:  # the placed tiles, cell by cell from the first (raws() decodes the same way: one decoder
+                # called per move cost the pure build a tenth more, so each writes its loop out)
                 step = column if rest & _COLUMN else 64
                 code = first & ~63
                 tiles = [made[first]]

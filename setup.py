@@ -26,10 +26,10 @@ HERE = Path(__file__).parent
 
 COMPILED = [  # where the time goes: move generation, the rules, the game, the record reader, the engines
     "core/tiles.py", "core/board.py", "core/lines.py", "core/rules.py", "core/move.py", "core/frontier.py",
-    "core/movegen.py",
+    "core/movekeys.py", "core/movegen.py",
     "play/game.py", "play/ledger.py", "play/state.py", "play/replay.py", "play/history.py", "play/seats.py",
     "play/view.py",
-    "formats/qgn/read.py", "formats/qgn/tokens.py",
+    "formats/record.py", "formats/schema.py", "formats/qgn/read.py", "formats/qgn/tokens.py",
     "engines/endgame.py", "engines/endgame_position.py", "engines/solution.py", "engines/simulation.py",
     "engines/selfplay.py", "engines/equity.py", "engines/leaves.py", "engines/lookahead.py",
 ]

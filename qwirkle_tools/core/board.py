@@ -121,7 +121,9 @@ class Placement(NamedTuple):
 
     @property
     def key(self) -> int:
-        return (self.x << _SHIFT) + self.y  # cell_key inlined: the replay reads it for every tile
+        """The cell's key (:func:`cell_key`; the hot paths call that: compiled, reading a named tuple's
+        property looks it up by name)."""
+        return (self.x << _SHIFT) + self.y
 
 
 def format_move(placements: Iterable[Placement], short: bool = True) -> str:
@@ -150,7 +152,7 @@ class Board:
     def __init__(self, placements: Iterable[Placement] = ()) -> None:
         cells: dict[int, int] = {}
         for p in placements:
-            cells[p.key] = p.tile
+            cells[cell_key(p.x, p.y)] = p.tile
         self._cells = cells
 
     @classmethod
@@ -169,7 +171,7 @@ class Board:
         """A new board with the tiles added (no legality check)."""
         cells = dict(self._cells)
         for p in placements:
-            cells[p.key] = p.tile
+            cells[cell_key(p.x, p.y)] = p.tile
         return Board._wrap(cells)
 
     def placements(self) -> list[Placement]:

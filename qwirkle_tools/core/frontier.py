@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable, Mapping
-from typing import Final
+from typing import Any, Final
 
 from .board import COORD_LIMIT, STEP_X, STEP_Y, Placement, cell_key, key_bounds, key_cell
 from .lines import ALL, accepts, line_start, survey, walk
@@ -37,17 +37,26 @@ DEAD: Final[Info] = (0, 0, 0, 0, 0, 0)
 FREE: Final[Info] = (ALL, 0, ALL, 0, 0, 0)
 
 
-class Placements(dict[int, Placement]):
-    """Placement code to placement, each built once."""
+class Placements:
+    """Placement code to placement, each built once: ``rows[code >> 6][code & 63]``, ``None``
+    until :meth:`make` builds it. Lists by cell, then tile, rather than a dict by code: compiled,
+    a list's index is a machine integer, where each look-up in a dict boxes its key."""
 
-    def __init__(self, x0: int, y0: int, width: int) -> None:
-        super().__init__()
-        self.frame = (x0, y0, width)  # (one attribute: compiled, a dict subclass's are looked up by name)
+    __slots__ = ("frame", "rows")
 
-    def __missing__(self, code: int) -> Placement:
+    def __init__(self, x0: int, y0: int, width: int, cells: int) -> None:
+        self.frame = (x0, y0, width)
+        self.rows: list[list[Placement | None] | None] = [None] * cells  # (codes below 64 * cells)
+
+    def make(self, code: int) -> Placement:
+        """The placement of ``code``, built and kept."""
+        cell, tile = code >> 6, code & 63
+        row = self.rows[cell]
+        if row is None:
+            row = self.rows[cell] = [None] * len(TILES)
         x0, y0, width = self.frame
-        cell = code >> 6
-        p = self[code] = _new_tuple(Placement, (TILES[code & 63], cell % width + x0, cell // width + y0))
+        p: Placement = _new_tuple(Placement, (TILES[tile], cell % width + x0, cell // width + y0))
+        row[tile] = p
         return p
 
 
@@ -83,7 +92,7 @@ class BoardData:
     before_y: dict[int, Run]
     after_y: dict[int, Run]
     joinable: dict[int, int]
-    records: dict[int, tuple[int, int, int, int, int, int, int, int, int]]
+    records: dict[int, tuple[int, ...]]  # (9 ints; of no fixed length to the compiler: kept as the object it is)
     info_x: dict[int, Info]
     info_y: dict[int, Info]
     bounds: tuple[int, int, int, int]
@@ -92,12 +101,18 @@ class BoardData:
     width: int
     w: int
     placements: Placements
+    stamp: int  # counts the changes made in place (see grown)
+    spots: list[Any]  # (cells: Any, so that the compiled build hands each on as the object it is, not boxed anew)
+    masks: list[int]
+    slot: dict[int, int]
     __slots__ = ("cells", "bonus", "before_x", "after_x", "before_y", "after_y", "joinable",
-                 "records", "info_x", "info_y", "bounds", "x0", "y0", "width", "w", "placements")
+                 "records", "info_x", "info_y", "bounds", "x0", "y0", "width", "w", "placements", "stamp",
+                 "spots", "masks", "slot")
 
     def __init__(self, cells: dict[int, int], bonus: int, like: BoardData | None = None) -> None:
         self.cells = dict(cells)
         self.bonus = bonus
+        self.stamp = 0
         if like is not None:  # a copy of like's data (the board of cells) to grow without changing it
             self.bounds, self.x0, self.y0, self.width, self.w = like.bounds, like.x0, like.y0, like.width, like.w
             self.placements = like.placements  # a cache for the frame, shared
@@ -105,6 +120,7 @@ class BoardData:
             self.before_y, self.after_y = like.before_y.copy(), like.after_y.copy()
             self.joinable, self.records = like.joinable.copy(), like.records.copy()
             self.info_x, self.info_y = like.info_x.copy(), like.info_y.copy()
+            self.spots, self.masks, self.slot = like.spots.copy(), like.masks.copy(), like.slot.copy()
             return
         self.bounds = key_bounds(cells)
         self.frame()
@@ -118,6 +134,7 @@ class BoardData:
         self.joinable = joinable
         if _near_limit(self.bounds):
             _fence(joinable, cells)
+        self.index()
         self.records = {}
         self.info_x = {}
         self.info_y = {}
@@ -126,18 +143,30 @@ class BoardData:
         """A copy to grow without changing this one (the placements, a cache for the frame, shared)."""
         return BoardData(self.cells, self.bonus, self)
 
+    def index(self) -> None:
+        """``joinable`` again as lists, for the loops over every frontier cell: ``spots[i]`` a
+        cell, ``masks[i]`` its mask, ``slot[cell]`` its ``i`` (compiled, an item of a list is
+        read with no call, where a dict's are handed out one call and two objects each)."""
+        self.spots = list(self.joinable)
+        self.masks = list(self.joinable.values())
+        self.slot = {f: i for i, f in enumerate(self.spots)}
+
     def fits(self, wanted: int) -> bool:
         """Whether a tile of the mask ``wanted`` fits alone on some frontier cell. A cell with
         a run on one side only, in its row and in its column, accepts exactly what
         ``joinable`` says; a cell between two runs is judged (:func:`~qwirkle_tools.core.lines.accepts`)."""
         bx, ax, by, ay = self.before_x, self.after_x, self.before_y, self.after_y
-        for f, may in self.joinable.items():
-            if may & wanted and (not ((f in bx and f in ax) or (f in by and f in ay)) or accepts(self.cells, f) & wanted):
-                return True
+        spots, masks = self.spots, self.masks
+        for i in range(len(masks)):
+            if masks[i] & wanted:
+                f = spots[i]
+                if not ((f in bx and f in ax) or (f in by and f in ay)) or accepts(self.cells, f) & wanted:
+                    return True
         return False
 
     def forget(self) -> None:
         """Drop the records and infos (they hold points and codes)."""
+        self.stamp += 1
         self.records.clear()
         self.info_x.clear()
         self.info_y.clear()
@@ -150,10 +179,11 @@ class BoardData:
         self.width = max_x - self.x0 + _MARGIN + _SLACK + 1
         height = max_y - self.y0 + _MARGIN + _SLACK + 1
         self.w = (height * self.width * 64).bit_length()
-        self.placements = Placements(self.x0, self.y0, self.width)
+        self.placements = Placements(self.x0, self.y0, self.width, (1 << self.w) >> 6)
 
     def add(self, cells: dict[int, int], new: set[int]) -> None:
         """Bring the data up to ``cells``: the snapshot plus the cells ``new``."""
+        self.stamp += 1
         snapshot = self.cells  # (its own copy: brought up to date, not copied again)
         min_x, min_y, max_x, max_y = self.bounds
         for k in new:
@@ -165,12 +195,17 @@ class BoardData:
                 or (max_y + _MARGIN - self.y0 + 1) * self.width * 64 >= 1 << self.w):
             self.frame()
             self.forget()
-        touched = set(new)  # frontier cells whose runs changed, and cells no longer empty
+        # (the cells typed Any: compiled, each stays the one object it is, where an int would be boxed
+        # anew for every look-up; and a del after an in, where dict.pop is a method called by name)
+        fresh: list[Any] = list(new)
+        touched: set[Any] = set(fresh)  # frontier cells whose runs changed, and cells no longer empty
         for step, before, after in ((STEP_X, self.before_x, self.after_x), (STEP_Y, self.before_y, self.after_y)):
             starts = set()
-            for k in new:
-                before.pop(k, None)
-                after.pop(k, None)
+            for k in fresh:
+                if k in before:
+                    del before[k]
+                if k in after:
+                    del after[k]
                 starts.add(line_start(cells, k, step, reach=None))
             b, a = _runs(cells, step, starts)
             before.update(b)
@@ -178,12 +213,18 @@ class BoardData:
             touched.update(b)
             touched.update(a)
         runs = (self.before_x, self.after_x, self.before_y, self.after_y)
+        records, info_x, info_y, joinable = self.records, self.info_x, self.info_y, self.joinable
         for f in touched:
-            self.records.pop(f, None)
-            self.info_x.pop(f, None)
-            self.info_y.pop(f, None)
+            if f in records:
+                del records[f]
+            if f in info_x:
+                del info_x[f]
+            if f in info_y:
+                del info_y[f]
             if f in cells:
-                self.joinable.pop(f, None)
+                if f in joinable:
+                    del joinable[f]
+                    self.unlist(f)
             else:
                 j = ALL
                 for r in runs:
@@ -191,8 +232,26 @@ class BoardData:
                     if run is not None:
                         j &= run[0]
                 self.joinable[f] = j
+                i = self.slot.get(f)
+                if i is None:
+                    self.slot[f] = len(self.spots)
+                    self.spots.append(f)
+                    self.masks.append(j)
+                else:
+                    self.masks[i] = j
         if _near_limit(self.bounds):
             _fence(self.joinable, new)
+            self.index()
+
+    def unlist(self, f: int) -> None:
+        """Take the cell ``f`` out of the lists (see :meth:`index`): the last one takes its place."""
+        slot = self.slot
+        i = slot[f]
+        del slot[f]
+        last, mask = self.spots.pop(), self.masks.pop()
+        if i < len(self.spots):
+            self.spots[i], self.masks[i] = last, mask
+            self.slot[last] = i
 
 
 def _near_limit(bounds: tuple[int, int, int, int]) -> bool:
@@ -265,6 +324,22 @@ def board_data(cells: dict[int, int], bonus: int) -> BoardData:
             data.bonus = bonus
             data.forget()
     _local.data = data
+    return data
+
+
+def grown(kept: BoardData, stamp: int, cells: dict[int, int], new: Iterable[int]) -> BoardData | None:
+    """The board data of ``cells`` for a caller that knows what changed, with no look at the
+    boards: this thread's data, brought up to ``cells``, if it is still ``kept`` as the caller
+    last had it (its ``stamp`` then), for the board ``cells`` less the cells ``new``; else
+    ``None`` (another board's data took its place or grew from it: ask :func:`board_data`)."""
+    data: BoardData | None = getattr(_local, "data", None)
+    if data is not kept or data.stamp != stamp:
+        return None
+    fresh = set(new)
+    if fresh:
+        _local.data = None  # left unset if the update is interrupted
+        data.add(cells, fresh)
+        _local.data = data
     return data
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final, Literal
 
-from .board import Placement, format_move, parse_move
+from .board import Placement, cell_key, format_move, parse_move
 from .errors import QwirkleError
 from .text import cut
 from .tiles import TILES, Tile, format_tiles, parse_tiles
@@ -119,7 +119,7 @@ class Move:
     def _key(self) -> tuple[tuple[int, int], ...] | tuple[int, ...]:
         """What the move does, in one order: its placements by cell, or its exchanged tiles."""
         if self.action == "place":
-            return tuple(sorted((p.key, int(p.tile)) for p in self.tiles))
+            return tuple(sorted((cell_key(p.x, p.y), int(p.tile)) for p in self.tiles))
         return tuple(sorted(int(t) for t in self.exchanged))
 
     def __reduce__(self) -> tuple[type[Move], tuple[object, ...]]:  # (pickle and copy)

@@ -45,7 +45,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import permutations
-from typing import Final
+from typing import Any, Final
 
 from .board import STEP_X, STEP_Y, Board, as_cells, cell_key, key_cell
 from .errors import QwirkleError
@@ -53,6 +53,9 @@ from .frontier import DEAD, FREE, NO_RUN, BoardData, Info, Placements, board_dat
 from .lines import JOIN, LINE_MAX
 from .lines import points as line_points
 from .move import Move
+from .movekeys import COLUMN, GAPS, SLOT_SHIFT, SLOTS, Found
+from .movekeys import PlacedMove as PlacedMove  # (the move forms, named here too)
+from .movekeys import RawMove as RawMove
 from .pickling import Rebuilt, rebuilt
 from .rules import DEFAULT_RULES, Rules
 from .tiles import COLOUR_OF, SHAPE_OF, largest_group
@@ -93,9 +96,6 @@ rack of six tiles that may all share a line (every ordering of every part of it,
 any place in it, along a row or a column); 9,455 measured on the crowded board of the tests. The
 work a :class:`Cutoff` lets run past its bounds (tens of milliseconds)."""
 
-RawMove = tuple[int, int, tuple[int, ...], tuple[int, ...]]
-"""``(score, qwirkles, cell_keys, tiles)``: a move as plain data, its cells and
-tiles in line order (left to right, or top to bottom), as in :attr:`Move.tiles`."""
 
 
 def generate(
@@ -159,6 +159,15 @@ def generate_raw_on(data: BoardData, rack: Sequence[int], rules: Rules = DEFAULT
     return _table_on(data, rack, rules, cutoff=cutoff).raws()
 
 
+def generate_placed_on(data: BoardData, rack: Sequence[int], rules: Rules = DEFAULT_RULES,
+                       cutoff: Cutoff | None = None, going_out: int = 0) -> list[PlacedMove]:
+    """The moves of :func:`generate_raw_on`, in the same order, as ``(points, (cell_keys, tiles))``:
+    a move that places the whole rack scores ``going_out`` more (the end bonus, for a caller that
+    knows the bag is empty; the order is still the generator's). For a search that keeps its moves
+    as plain data (the endgame solver): one tuple of each made, no :data:`RawMove` between."""
+    return _table_on(data, rack, rules, cutoff=cutoff).placed(len(rack), going_out)
+
+
 def best_move(
     board: Board | Mapping[int, int],
     rack: Sequence[int],
@@ -180,116 +189,20 @@ def best_move(
 
 def raw(move: Move) -> RawMove:
     """A generated move as the plain data :func:`generate_raw` gives."""
-    return move.score or 0, move.qwirkles or 0, tuple(p.key for p in move.tiles), tuple(int(p.tile) for p in move.tiles)
+    placed = move.tiles
+    return move.score or 0, move.qwirkles or 0, tuple([cell_key(p.x, p.y) for p in placed]), tuple([int(p.tile) for p in placed])
 
 
 _NEIGH: Final = JOIN  # for each tile, the tiles that may share a line with it (see qwirkle_tools.core.lines)
 
-# Each move found is one integer, its sort key, which says the whole move:
-#     -(score * 8 + qwirkles) << (31 + w)  |  first << 31  |  column << 30  |  slots
-# ``first`` is the code of its first placement in line order, ((y - y0) * width + x - x0) * 64
-# + tile, in a frame (x0, y0, width: see BoardData) that keeps every possible move's codes
-# positive, below 2**w, and ordered as (y, x, tile). ``column`` is 1 for a move down a column
-# (0 along a row, and for one tile). ``slots`` holds a 6-bit slot for each of the 5 cells after
-# the first along the line, the nearest highest: tile + 1 for a placed tile, 63 for a board tile
-# between two placed ones, 0 past the move's last tile. So the keys sort as generate orders the
-# moves (score, Qwirkles, then the placements as (y, x, tile) in line order, a move before the
-# longer ones it begins: a row's second cell comes before a column's), and differ for different
-# moves; on boards of any usual size they fit 63 bits (larger ones stay right as larger ints).
-_COLUMN: Final = 1 << 30
-_SLOTS: Final = _COLUMN - 1
-_BOARD_SLOT: Final = 63
-_SLOT_SHIFT: Final = (30, 24, 18, 12, 6, 0)  # by the cell's offset from the first placement (offset 0 is ``first``: no slot)
-_GAPS: Final = tuple(sum(_BOARD_SLOT << _SLOT_SHIFT[o] for o in range(max(1, off - run), off) if o <= 5)
-                     for off in range(16) for run in range(8))
-"""``_GAPS[off * 8 + run]``: the slots of ``run`` board tiles just before offset ``off``."""
 _now = time.monotonic
 
 
-class _Found:
-    """The moves of one generation, as sort keys (see above), and what turns them into moves:
-    the frame of their codes, ``shift`` (31 + w), and the placements by code."""
-
-    def __init__(self, keys: list[int], shift: int, frame: tuple[int, int, int], placements: Placements) -> None:
-        self.keys = keys
-        self.shift = shift
-        self.frame = frame
-        self.placements = placements
-
-    def __len__(self) -> int:
-        return len(self.keys)
-
-    def best(self) -> Move | None:
-        """The first move in :func:`generate`'s order, the others left unmade (they are dropped)."""
-        if not self.keys:
-            return None
-        self.keys = [min(self.keys)]
-        return self.moves()[0]
-
-    def moves(self) -> list[Move]:
-        """Every move, in :func:`generate`'s order."""
-        self.keys.sort()
-        shift, made = self.shift, self.placements
-        found = []
-        column = self.frame[2] << 6
-        for key in self.keys:
-            high = key >> shift
-            rest = key - (high << shift)
-            first = rest >> 31
-            slots = rest & _SLOTS
-            if slots:  # the placed tiles, cell by cell from the first (raws() decodes the same way: one decoder
-                # called per move cost the pure build a tenth more, so each writes its loop out)
-                step = column if rest & _COLUMN else 64
-                code = first & ~63
-                tiles = [made[first]]
-                while slots:
-                    code += step
-                    slot = slots >> 24
-                    slots = (slots << 6) & _SLOTS
-                    if slot != _BOARD_SLOT:
-                        tiles.append(made[code + slot - 1])
-                placed = tuple(tiles)
-            else:
-                placed = (made[first],)
-            found.append(Move("place", placed, (), (-high) >> 3, (-high) & 7))
-        return found
-
-    def raws(self) -> list[RawMove]:
-        """Every move as :data:`RawMove`, in :func:`generate`'s order."""
-        self.keys.sort()
-        shift = self.shift
-        x0, y0, width = self.frame
-        corner = cell_key(x0, y0)  # (a cell key is linear in x and y)
-        found: list[RawMove] = []
-        for key in self.keys:
-            high = key >> shift
-            rest = key - (high << shift)
-            first = rest >> 31
-            cell = first >> 6
-            origin = corner + cell % width * STEP_X + cell // width * STEP_Y
-            slots = rest & _SLOTS
-            if slots:  # (as in moves)
-                step = STEP_Y if rest & _COLUMN else STEP_X
-                keys = [origin]
-                tiles = [first & 63]
-                while slots:
-                    origin += step
-                    slot = slots >> 24
-                    slots = (slots << 6) & _SLOTS
-                    if slot != _BOARD_SLOT:
-                        keys.append(origin)
-                        tiles.append(slot - 1)
-                found.append(((-high) >> 3, (-high) & 7, tuple(keys), tuple(tiles)))
-            else:
-                found.append(((-high) >> 3, (-high) & 7, (origin,), (first & 63,)))
-        return found
-
-
-_OPENING_FRAME: Final = (-1, 0, 8)  # (codes below 512: w = 9)
+_OPENING_FRAME: Final = (-1, 0, 8)  # (codes below 512, of 8 cells: w = 9)
 
 
 def _table(board: Board | Mapping[int, int], rack: Sequence[int], rules: Rules, largest_first: bool,
-           limit: int | None = None, cutoff: Cutoff | None = None) -> _Found:
+           limit: int | None = None, cutoff: Cutoff | None = None) -> Found:
     cells = as_cells(board)
     if not cells:
         found = _opening(rack, rules, largest_first)
@@ -299,7 +212,7 @@ def _table(board: Board | Mapping[int, int], rack: Sequence[int], rules: Rules, 
 
 
 def _table_on(data: BoardData, rack: Sequence[int], rules: Rules, limit: int | None = None,
-              cutoff: Cutoff | None = None) -> _Found:
+              cutoff: Cutoff | None = None) -> Found:
     """The moves on a non-empty board from its data."""
     keys: list[int] = []
     rack_mask = 0
@@ -308,7 +221,7 @@ def _table_on(data: BoardData, rack: Sequence[int], rules: Rules, limit: int | N
     if rack_mask:
         _moves(data, rack_mask, rules.qwirkle_bonus, keys, limit, cutoff)
         _cut(keys, cutoff)
-    return _Found(keys, 31 + data.w, (data.x0, data.y0, data.width), data.placements)
+    return Found(keys, 31 + data.w, (data.x0, data.y0, data.width), data.placements)
 
 
 def _cut(keys: list[int], cutoff: Cutoff | None) -> None:
@@ -336,7 +249,7 @@ def _stop(keys: list[int], cutoff: Cutoff) -> bool:
     return False
 
 
-def _opening(rack: Sequence[int], rules: Rules, largest_first: bool) -> _Found:
+def _opening(rack: Sequence[int], rules: Rules, largest_first: bool) -> Found:
     """Every ordering of every group, in row 0 from (0,0), in the frame x0 = -1, y0 = 0, width 8."""
     distinct = sorted({int(t) for t in rack})
     groups: set[tuple[int, ...]] = set()
@@ -357,9 +270,9 @@ def _opening(rack: Sequence[int], rules: Rules, largest_first: bool) -> _Found:
         for order in permutations(group):
             key = base + ((64 + order[0]) << 31)
             for i in range(1, k):
-                key += (order[i] + 1) << _SLOT_SHIFT[i]
+                key += (order[i] + 1) << SLOT_SHIFT[i]
             keys.append(key)
-    return _Found(keys, shift, _OPENING_FRAME, Placements(*_OPENING_FRAME))
+    return Found(keys, shift, _OPENING_FRAME, Placements(*_OPENING_FRAME, 8))
 
 
 _BY_LENGTH: Final[dict[int, tuple[tuple[int, ...], tuple[int, ...]]]] = {}
@@ -388,7 +301,7 @@ def _moves(data: BoardData, rack: int, bonus: int, keys: list[int], limit: int |
         return
     shift = 31 + data.w
     along_x = _Grower(STEP_X, 64, 0, data.info_x, data.joinable, rack, keys, points, qwirkle, shift)
-    along_y = _Grower(STEP_Y, 64 * data.width, _COLUMN, data.info_y, data.joinable, rack, keys, points, qwirkle, shift)
+    along_y = _Grower(STEP_Y, 64 * data.width, COLUMN, data.info_y, data.joinable, rack, keys, points, qwirkle, shift)
     twice = deadline = None  # the cutoff's bounds, read between anchors (see _stop)
     if cutoff is not None:
         twice, deadline = None if cutoff.most is None else 2 * cutoff.most, cutoff.deadline
@@ -416,11 +329,13 @@ def _moves(data: BoardData, rack: int, bonus: int, keys: list[int], limit: int |
                           0 if col_before else m.bit_count() - 1, col_after)
 
 
-_Record = tuple[int, int, int, int, int, int, int, int, int]
+_Record = tuple[int, ...]
+"""A frontier cell's record (nine ints: see BoardData), typed with no fixed length so that the compiled
+build hands it on as the tuple it is, not as nine machine integers boxed again into a new tuple."""
 
 
 def _anchors(data: BoardData, rack: int, points: tuple[int, ...], qwirkle: tuple[int, ...]
-             ) -> list[tuple[int, int, _Record]]:
+             ) -> list[tuple[Any, int, _Record]]:
     """The frontier cells where some rack tile may go as far as their
     neighbours are concerned, with the tiles that may and their records
     (see :class:`BoardData`), which are worked out and kept when first needed.
@@ -428,15 +343,16 @@ def _anchors(data: BoardData, rack: int, points: tuple[int, ...], qwirkle: tuple
     Afterwards ``data.info_x`` and ``data.info_y`` hold every frontier cell a
     rack tile may reach; any other frontier cell is ``DEAD`` for this rack,
     an empty cell off the frontier ``FREE``."""
-    frontier = data.joinable
+    spots, masks = data.spots, data.masks  # (the frontier as lists: see BoardData.index)
     records = data.records
     info_x = data.info_x
     info_y = data.info_y
     width = data.width
-    anchors = []
-    for f, may in frontier.items():
-        if not may & rack:
+    anchors: list[tuple[Any, int, _Record]] = []  # (a cell Any: see BoardData.spots)
+    for i in range(len(masks)):
+        if not masks[i] & rack:
             continue
+        f = spots[i]
         record = records.get(f)
         if record is None:
             bx = data.before_x.get(f, NO_RUN)
@@ -495,7 +411,7 @@ class _Grower:
         after = self.info.get(k) or (DEAD if k in self.frontier else FREE)
         allowed, run_tiles = after[0] & rack, after[1]
         off = 1 + run_after  # the next cell's offset from the anchor
-        gaps = _GAPS[off * 8 + run_after]
+        gaps = GAPS[off * 8 + run_after]
         while fit:
             low = fit & -fit
             fit ^= low
@@ -522,10 +438,10 @@ class _Grower:
         n += 1 + run_n
         cross, cross_q = cross + cross_here, cross_q + q_here
         base = -((self.points[n] + cross) * 8 + self.qwirkle[n] + cross_q) << self.shift
-        slot = _SLOT_SHIFT[off]
+        slot = SLOT_SHIFT[off]
         k += self.step * (1 + run_n)
         next_off = off + 1 + run_n
-        gaps = _GAPS[next_off * 8 + run_n]  # (the board tiles between this cell and the next)
+        gaps = GAPS[next_off * 8 + run_n]  # (the board tiles between this cell and the next)
         after = self.info.get(k) or (DEAD if k in self.frontier else FREE)
         allowed, run_tiles = after[0] & rack, after[1]
         free = self.free
@@ -550,7 +466,7 @@ class _Grower:
         n += 1
         base = -((self.points[n] + cross) * 8 + self.qwirkle[n] + cross_q) << self.shift
         # the move so far one cell further on: its first tile into the first slot
-        rest = (((order >> 31) & 63) + 1) << 24 | (order & _SLOTS) >> 6 | self.direction
+        rest = (((order >> 31) & 63) + 1) << 24 | (order & SLOTS) >> 6 | self.direction
         while cand:
             low = cand & -cand
             cand ^= low

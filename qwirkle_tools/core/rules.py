@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from .board import STEP_X, STEP_Y, Board, Placement, cell_text, key_cell
+from .board import STEP_X, STEP_Y, Board, Placement, cell_key, cell_text, key_cell
 from .lines import FAULTS, LINE_MAX, accepts, fault, mask, points, runs, survey, walk
 from .pickling import Rebuilt, rebuilt
 from .tiles import TILES, Tile, tile_names
@@ -210,7 +210,7 @@ def judge(
     if n > LINE_MAX:  # never legal (all in one line, which holds 6), and each tile would walk the line
         return Judgement((Violation("too-many-tiles", f"a move of {n:,} tiles; a line holds at most {LINE_MAX}"),),
                          [], 0, bonus)
-    keys = [p.key for p in move]
+    keys = [cell_key(p.x, p.y) for p in move]
     new: dict[int, int] = {k: p.tile for k, p in zip(keys, move)}
     if len(new) == n and cells.keys().isdisjoint(new):
         after = dict(cells)
@@ -231,7 +231,7 @@ def explain(board: Board | Mapping[int, int], move: Sequence[Placement], rules: 
     n = len(move)
     if not n or n > LINE_MAX:
         return judge({}, move, rules)  # (no board needed to say why)
-    keys = [p.key for p in move]
+    keys = [cell_key(p.x, p.y) for p in move]
     new: dict[int, int] = {}
     placed: list[int] = []  # indexes of tiles that were actually put down
     for i, key in enumerate(keys):
@@ -297,7 +297,13 @@ def _formed(after: Mapping[int, int], move: Sequence[Placement], keys: Sequence[
     else:
         return None
     start, tiles = walk(after, keys[0], main)
-    if min(keys) < start or max(keys) >= start + len(tiles) * main:
+    lo = hi = keys[0]
+    for key in keys:  # (not min() and max(): compiled, those are calls through the interpreter)
+        if key < lo:
+            lo = key
+        elif key > hi:
+            hi = key
+    if lo < start or hi >= start + len(tiles) * main:
         return None  # a gap
     if survey(tiles)[0] < 0:
         return None

@@ -33,10 +33,10 @@ from collections.abc import Sequence
 from itertools import islice
 from typing import Final
 
-from ..core.board import STEP_X, STEP_Y, Placement, key_cell
+from ..core.board import STEP_X, STEP_Y, Placement, cell_key, key_cell
 from ..core.frontier import Line
 from ..core.lines import JOIN, line_start
-from ..core.movegen import Cutoff, generate_raw_on
+from ..core.movegen import Cutoff, generate_placed_on
 from ..core.rules import judge, judge_placed
 from ..core.text import count
 from ..core.tiles import TILES
@@ -67,13 +67,14 @@ class _Spent(Exception):
 
 
 _Raw = tuple[tuple[int, ...], tuple[int, ...]] | None
+_new_tuple: Final = tuple.__new__  # Placement(...) without the named tuple's __new__, which runs in the interpreter
 """A move as the search plays it: its cell keys and tiles, or ``None`` for a pass."""
 
 
 class _Search:
     """One solve, on the position's bare parts (the cells, the two racks, the
     seat to move), changed in place and changed back: a node costs one move
-    generation (:func:`~qwirkle_tools.core.movegen.generate_raw_on`, from the
+    generation (:func:`~qwirkle_tools.core.movegen.generate_placed_on`, from the
     search's own :class:`~qwirkle_tools.core.frontier.Line` of board data). The
     game's rules stay the rules' own: the moves, their scores with the end bonus
     (:meth:`Rules.scored <qwirkle_tools.core.rules.Rules.scored>`),
@@ -96,7 +97,7 @@ class _Search:
         # the position's key: the XOR of a random number per (cell, tile, player) placed since the root and
         # one for the seat to move (Zobrist hashing: one XOR a tile, where a set of the tiles costs a copy a node)
         self.hash = 0
-        self.codes: dict[tuple[int, int, int], int] = {}
+        self.codes: dict[int, int] = {}  # by (cell key << 7 | tile << 1 | player): one int, not a tuple to build and hash
         self.numbers = random.Random(0)
         self.table: dict[int, tuple[int, int, int, bool, _Raw, int]] = {}
         # the moves of the player after a pass (the position's key then, the moves): generated to tell a pass
@@ -109,9 +110,9 @@ class _Search:
         self.held: tuple[int, list[tuple[int, _Raw]]] | None = None
 
     def code(self, key: int, tile: int, player: int) -> int:
-        found = self.codes.get((key, tile, player))
+        found = self.codes.get(key << 7 | tile << 1 | player)
         if found is None:
-            found = self.codes[key, tile, player] = self.numbers.getrandbits(64)
+            found = self.codes[key << 7 | tile << 1 | player] = self.numbers.getrandbits(64)
         return found
 
     def moves(self) -> list[tuple[int, _Raw]]:
@@ -138,15 +139,15 @@ class _Search:
         rack = self.racks[seat]
         cutoff = self.cutoff
         cutoff.deadline, cutoff.cut = self.deadline if self.deadline is not None else self.hard, False
-        found = generate_raw_on(self.board.data(self.cells), rack, self.rules, cutoff)
+        whole = len(rack)
+        bonus = self.rules.scored(0, whole, whole, 0)  # the end bonus: a move that empties the rack scores it
+        found = generate_placed_on(self.board.data(self.cells), rack, self.rules, cutoff, bonus)
         if cutoff.cut:
             if self.deadline is not None and time.monotonic() > self.deadline:
                 raise _Spent
             self.cut = True
-        whole = len(rack)
-        bonus = self.rules.scored(0, whole, whole, 0)  # the end bonus: a move that empties the rack scores it
-        moves: list[tuple[int, _Raw]] = [(m[0] + bonus if len(m[3]) == whole else m[0], (m[2], m[3])) for m in found]
-        if bonus and any(len(m[3]) == whole for m in found):
+        moves: list[tuple[int, _Raw]] = list(found)
+        if bonus and any(len(m[1][1]) == whole for m in found):
             moves.sort(key=lambda m: -m[0])  # going out may rank a move higher; a stable sort keeps the generator's ties
         return moves
 
@@ -161,7 +162,7 @@ class _Search:
         for k, t in zip(*move):
             cells[k] = t
             rack.remove(t)
-            self.hash ^= codes.get((k, t, p)) or self.code(k, t, p)
+            self.hash ^= codes.get(k << 7 | t << 1 | p) or self.code(k, t, p)
         self.board.push(move[0])
         return not rack
 
@@ -174,7 +175,7 @@ class _Search:
         for k, t in zip(*move):
             del cells[k]
             rack.append(t)
-            self.hash ^= codes.get((k, t, p)) or self.code(k, t, p)
+            self.hash ^= codes.get(k << 7 | t << 1 | p) or self.code(k, t, p)
         self.board.pop()
 
     def lone(self) -> list[tuple[int, int]]:
@@ -184,8 +185,8 @@ class _Search:
         if found is None:
             tile = self.racks[1 - self.to_move]
             bonus = self.rules.scored(0, 1, 1, 0)
-            found = self.lones[self.hash] = [(m[0] + bonus, m[2][0])
-                                             for m in generate_raw_on(self.board.data(self.cells), tile, self.rules)]
+            found = self.lones[self.hash] = [(points, placed[0][0]) for points, placed
+                                             in generate_placed_on(self.board.data(self.cells), tile, self.rules, None, bonus)]
         return found
 
     def last(self, lone: list[tuple[int, int]], placed: tuple[int, ...]) -> int | None:
@@ -206,19 +207,23 @@ class _Search:
         """:meth:`last` worked out."""
         cells = self.cells
         ends = {line_start(cells, k, -step, None) + step for k in placed for step in _STEPS}  # (the cell past each run)
-        best = next((points for points, f in lone if f not in ends and f not in cells), None)
+        best = None
+        for points, f in lone:  # (loops, not next() of a generator and a bound cells.get: compiled, direct calls)
+            if f not in ends and f not in cells:
+                best = points
+                break
         tile = self.racks[self.to_move][0]
         rules = self.rules
         bonus = rules.scored(0, 1, 1, 0)
         clash = _CLASH[tile]
-        get = cells.get
         for end in ends:
             # a neighbour the tile cannot share a line with rules the cell out (most are, and cheaply)
-            if (get(end + STEP_X) in clash or get(end - STEP_X) in clash or get(end + STEP_Y) in clash
-                    or get(end - STEP_Y) in clash):
+            if (cells.get(end + STEP_X) in clash or cells.get(end - STEP_X) in clash or cells.get(end + STEP_Y) in clash
+                    or cells.get(end - STEP_Y) in clash):
                 continue
             cells[end] = tile
-            judged = judge_placed(cells, (Placement(TILES[tile], *key_cell(end)),), (end,), rules)
+            x, y = key_cell(end)
+            judged = judge_placed(cells, (_new_tuple(Placement, (TILES[tile], x, y)),), (end,), rules)
             del cells[end]
             if judged is not None and (best is None or judged.points + bonus > best):
                 best = judged.points + bonus
@@ -370,7 +375,7 @@ def _as_move(move: _Raw, points: int) -> Move:
 def _raw(move: Move) -> _Raw:
     if move.action == "pass":
         return None
-    return tuple(pl.key for pl in move.tiles), tuple(int(pl.tile) for pl in move.tiles)
+    return tuple([cell_key(pl.x, pl.y) for pl in move.tiles]), tuple(int(pl.tile) for pl in move.tiles)
 
 
 UNLIMITED: Final = 64

@@ -69,7 +69,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 
-from ..core.board import Placement, key_cell
+from ..core.board import Placement, cell_key, key_cell
 from ..core.frontier import kept, restore
 from ..core.movegen import Cutoff, RawMove, TooManyMoves, best_move, generate_raw, raw
 from ..core.pickling import Rebuilt, rebuilt
@@ -462,7 +462,7 @@ def _as_raw(cells: Mapping[int, int], move: Move, rules: Rules) -> RawMove:
     """A legal placement of the solver's as a raw move (its score without the end bonus, its
     Qwirkles), judged alone: generating every move to find it costs seconds on a crowded board."""
     score = judge(cells, move.tiles, rules).score
-    return score.total, score.qwirkles, tuple(p.key for p in move.tiles), tuple(int(p.tile) for p in move.tiles)
+    return score.total, score.qwirkles, tuple([cell_key(p.x, p.y) for p in move.tiles]), tuple(int(p.tile) for p in move.tiles)
 
 
 def _same(move: RawMove | None) -> frozenset[tuple[int, int]] | None:

@@ -19,11 +19,12 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple, overload
+from typing import Any, Final, Literal, NamedTuple, overload
 
 from ..core.board import COORD_LIMIT, Placement, format_move
 from ..core.errors import QwirkleError
 from ..core.findings import Finding
+from ..core.pickling import Rebuilt, rebuilt
 from ..core.rules import DEFAULT_RULES, RULE_KEYS, Rules
 from ..core.safetext import json_text
 from ..core.text import cut, plural
@@ -53,6 +54,8 @@ class Player:
     name: str
     extra: Mapping[str, JSON] = field(default_factory=dict)
 
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
 
 def placement_data(p: Placement) -> dict[str, JSON]:
     """A placement's JSON form: ``{"tile": "red-circle", "x": 0, "y": 0}``."""
@@ -148,6 +151,8 @@ class Setup:
         d.update(self.extra)
         return d
 
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
 
 @dataclass(frozen=True, slots=True)
 class Result:
@@ -164,6 +169,8 @@ class Result:
         d.update(self.extra)
         return d
 
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
 
 @dataclass(frozen=True, slots=True)
 class Record:
@@ -215,13 +222,15 @@ class Record:
         d.update(self.extra)
         return d
 
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
 
 # -- reading -----------------------------------------------------------------
 
-_TURN_KEYS = frozenset({"player", "action", "tiles", "count", "score", "rack", "draw", "comment"})
-_TOP_KEYS = frozenset({"format", "version", "meta", "rules", "players", "setup", "turns", "result"})
-_SETUP_KEYS = frozenset({"board", "bag", "racks", "scores"})
-_RESULT_KEYS = frozenset({"scores", "end"})
+_TURN_KEYS: Final = frozenset({"player", "action", "tiles", "count", "score", "rack", "draw", "comment"})
+_TOP_KEYS: Final = frozenset({"format", "version", "meta", "rules", "players", "setup", "turns", "result"})
+_SETUP_KEYS: Final = frozenset({"board", "bag", "racks", "scores"})
+_RESULT_KEYS: Final = frozenset({"scores", "end"})
 
 
 def _int(v: JSON, ptr: str, low: int = -(2**63), high: int = 2**63) -> int:
@@ -365,7 +374,8 @@ _new_turn = tuple.__new__
 _new_placement = tuple.__new__
 
 
-def _turn_trusted(d: dict[str, JSON], names: Mapping[str, Tile] = BY_NAME) -> Turn:
+def _turn_trusted(d: dict[str, Any]) -> Turn:
+    names = BY_NAME  # (lists of names looked up in a dict: compiled, no bound method called through map)
     action = d["action"]
     tiles = d.get("tiles")
     placements = exchanged = None
@@ -373,13 +383,13 @@ def _turn_trusted(d: dict[str, JSON], names: Mapping[str, Tile] = BY_NAME) -> Tu
         if action == "place":
             placements = tuple([_new_placement(Placement, (names[t["tile"]], t["x"], t["y"])) for t in tiles])
         else:
-            exchanged = tuple(map(names.__getitem__, tiles))
+            exchanged = tuple([names[t] for t in tiles])
     rack = d.get("rack")
     draw = d.get("draw")
     return _new_turn(Turn, (
         d["player"], action, placements, exchanged, d.get("count"), d.get("score"),
-        None if rack is None else tuple(map(names.__getitem__, rack)),
-        None if draw is None else tuple(map(names.__getitem__, draw)),
+        None if rack is None else tuple([names[t] for t in rack]),
+        None if draw is None else tuple([names[t] for t in draw]),
         d.get("comment"),
         EMPTY_OBJECT if d.keys() <= _TURN_KEYS else {k: d[k] for k in d if k not in _TURN_KEYS},
     ))
@@ -559,6 +569,8 @@ class Parsed:
     can (``rz@1,-1``): the turn's data without those tiles, and for each its index among the
     tiles, its cell and the text written (the validator looks for the tile meant)."""
 
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
 
 def loads(text: str | bytes) -> Record:
     """A record from JSON text, checked against the schema (see :func:`from_data`)."""

@@ -47,9 +47,9 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Final, Literal
 
-from ..core.board import COORD_LIMIT, Board, Placement, key_cell
+from ..core.board import COORD_LIMIT, Board, Placement, cell_key, key_cell
 from ..core.findings import make
-from ..core.frontier import BoardData, Line, board_data
+from ..core.frontier import BoardData, Line, board_data, grown
 from ..core.lines import mask
 from ..core.move import Action as Action
 from ..core.move import Move as Move
@@ -118,7 +118,7 @@ class Game:
         self._cells: dict[int, int] = {}
         self._shown: Board | None = None  # the board as handed out (a Board never changes): until the next placement
         for p in board:
-            self._cells[p.key] = int(p.tile)
+            self._cells[cell_key(p.x, p.y)] = int(p.tile)
         self._dealer = dealer = Dealer(racks, bag, random.Random(seed))
         self._racks = dealer.racks  # the dealer's own lists, read here, changed only by the dealer
         held = [0] * len(TILES)
@@ -275,7 +275,7 @@ class Game:
         cells = self._cells
         judgement = None
         if refusal is None and move.action == "place":
-            keys = tuple(pl.key for pl in move.tiles)
+            keys = tuple([cell_key(pl.x, pl.y) for pl in move.tiles])
             if len(set(keys)) == len(keys) and cells.keys().isdisjoint(keys):
                 self._shown = None
                 for k, pl in zip(keys, move.tiles):  # put the tiles down, then judge the move on the one board
@@ -443,27 +443,38 @@ def _to_play_on(record: Record, state: GameState, seed: int) -> tuple[list[list[
 class _Boards:
     """The move generator's data of each board. A game played forward shares the thread's
     (:func:`~qwirkle_tools.core.frontier.board_data`, which its players' move generations
-    use too); from the first :meth:`pop`, a line of pushed placements
-    (a :class:`~qwirkle_tools.core.frontier.Line`), so that a search that pops and pushes
-    again grows the next board's data from its parent's, not from nothing."""
+    use too), and tells it the cells each placement filled (:func:`~qwirkle_tools.core.frontier.grown`:
+    no look at the boards while no one else changed it); from the first :meth:`pop`, a line of
+    pushed placements (a :class:`~qwirkle_tools.core.frontier.Line`), so that a search that pops
+    and pushes again grows the next board's data from its parent's, not from nothing."""
 
-    def __new__(cls, *args: object, **kwargs: object) -> _Boards:  # (compiled: pickles, copies)
-        return super().__new__(cls)
-
-    __slots__ = ("line", "start", "bonus", "searched")
+    __slots__ = ("line", "start", "bonus", "searched", "kept", "stamp", "new")
 
     def __init__(self, bonus: int) -> None:
         self.line: Line | None = None
         self.start = 0  # the turns pushed when the line began: a pop below them ends it
         self.bonus = bonus
         self.searched = False  # a turn was taken back
+        self.kept: BoardData | None = None  # played forward: the data last handed out, its stamp then,
+        self.stamp = 0
+        self.new: list[int] = []  # and the cells filled since
+
+    def __reduce__(self) -> tuple[Callable[[int, Line | None, int, bool], _Boards], tuple[int, Line | None, int, bool]]:
+        """(pickle and copy, both builds) Without the data kept for play forward: a copy asks for its own."""
+        return _boards, (self.bonus, self.line, self.start, self.searched)
 
     def data(self, cells: dict[int, int], turns: int) -> BoardData | None:
         """The data of ``cells`` (``None`` while the board is empty), ``turns`` turns pushed."""
         if not cells:
             return None
         if not self.searched:
-            return board_data(cells, self.bonus)
+            kept = self.kept
+            data = None if kept is None else grown(kept, self.stamp, cells, self.new)
+            if data is None:
+                data = board_data(cells, self.bonus)
+            self.kept, self.stamp = data, data.stamp
+            self.new.clear()
+            return data
         if self.line is None:
             self.line, self.start = Line(cells, self.bonus), turns
         return self.line.data(cells)
@@ -480,14 +491,24 @@ class _Boards:
         """A placement on ``keys`` pushed."""
         if self.line is not None:
             self.line.push(keys)
+        elif self.kept is not None and not self.searched:
+            self.new.extend(keys)
 
     def pop(self, turns: int, placed: bool) -> None:
         """A turn taken back (``placed``: a placement), ``turns`` left pushed."""
         self.searched = True
+        self.kept = None
         if turns < self.start:
             self.line = None
         elif placed and self.line is not None:
             self.line.pop()
+
+
+def _boards(bonus: int, line: Line | None, start: int, searched: bool) -> _Boards:
+    """A copy of a game's :class:`_Boards` (see its ``__reduce__``)."""
+    boards = _Boards(bonus)
+    boards.line, boards.start, boards.searched = line, start, searched
+    return boards
 
 
 __all__ = ["Game", "Move", "MoveError", "SeatView"]

@@ -87,14 +87,15 @@ def minus(a: Sequence[int], b: Sequence[int]) -> list[int]:
     return out
 
 
-def missing(rack: Sequence[int], tiles: Sequence[int]) -> int | None:
+def missing(rack: list[int], tiles: list[int]) -> int | None:
     """The index in ``tiles`` of the first tile the rack cannot supply, or ``None``."""
-    left = list(rack)
+    have = [0] * len(TILES)  # (counts by tile: no list copied and searched, no tile compared)
+    for t in rack:
+        have[t] += 1
     for j, t in enumerate(tiles):
-        if t in left:
-            left.remove(t)
-        else:
+        if not have[t]:
             return j
+        have[t] -= 1
     return None
 
 
@@ -491,9 +492,9 @@ class Dealer:
 
     def undo_place(self, p: int, held: Sequence[int], drawn: int) -> None:
         """Take back a :meth:`place` of seat ``p``, whose rack was ``held``, that drew ``drawn`` tiles."""
-        rack = self.racks[p]
-        if drawn:
-            self.bag.extend(reversed(rack[len(rack) - drawn:]))
+        rack, bag = self.racks[p], self.bag
+        for _ in range(drawn):  # (the tiles drawn are the rack's last: back into the bag in the order drawn)
+            bag.append(rack.pop())
         rack[:] = held
 
     def exchange(self, p: int, out: Sequence[int]) -> tuple[list[int], list[int], object]:
@@ -515,7 +516,7 @@ class Dealer:
         self.rng.setstate(rng)  # type: ignore[arg-type]
         self.racks[p][:] = held
 
-    def refusal(self, who: str, p: int, action: str, tiles: Sequence[int], cells: Mapping[int, int]) -> Problem | None:
+    def refusal(self, who: str, p: int, action: str, tiles: list[int], cells: Mapping[int, int]) -> Problem | None:
         """Why seat ``p`` may not play ``action`` with ``tiles`` (placed or exchanged)
         on the board ``cells``, as far as its rack and the bag say: a placement's
         lines are the rules' to judge."""

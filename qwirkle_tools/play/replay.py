@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from ..core.board import STEP_X, STEP_Y, Board, Placement, cell_text
+from ..core.board import STEP_X, STEP_Y, Board, Placement, cell_key, cell_text
 from ..core.findings import Finding
 from ..core.lines import fault, walk
 from ..core.rules import DEFAULT_RULES, Judgement, Rules, dead, explain, judge_placed, playable_tile
@@ -296,7 +296,7 @@ class Replay:
         keys: list[int] = []
         for pl in tiles:
             placed.append(pl.tile)
-            keys.append(pl.key)
+            keys.append(cell_key(pl.x, pl.y))
         for t in ledger.take(n, base, p, placed, "places"):  # newly seen tiles
             ledger.add_seen(t, n, f"{base}/tiles/{placed.index(t)}", "placed by", p)
         judgement = _lay(self.cells, tiles, keys, placed, self.rules, self.board_known)
@@ -502,14 +502,14 @@ def _setup_board(game: Replay, board: Sequence[Placement]) -> bool:
         return False
     for j, pl in enumerate(board):
         ptr = f"/setup/board/{j}"
-        key = pl.key
+        key = cell_key(pl.x, pl.y)
         if key in cells:
             notes.add("cell-occupied", None, ptr, f"setup puts {pl.tile} on {cell_text(key)}, where {TILES[cells[key]]} lies")
             continue
         cells[key] = pl.tile
         game.ledger.add_seen(pl.tile, None, ptr, "in the setup")
     faults: list[tuple[int, int, str, list[int]]] = []  # (first tile's index, step, code, tiles)
-    first = {pl.key: j for j, pl in reversed(list(enumerate(board)))}
+    first = {cell_key(pl.x, pl.y): j for j, pl in reversed(list(enumerate(board)))}
     for key, j in first.items():
         for step in (STEP_X, STEP_Y):
             if key - step in cells:

@@ -88,7 +88,7 @@ class SeatView:
         sizes = tuple(len(rack) if p == seat else (s if s is not None else RACK_SIZE)
                       for p, s in enumerate(state.rack_sizes))
         bag = state.bag if state.bag is not None else max(0, sum(unseen) - sum(sizes) + len(rack))
-        return cls(seat, state.to_move if state.to_move is not None else seat, state.board, tiles_of(rack), sizes,
+        return cls(seat, state.to_move if state.to_move is not None else seat, state.board, tiles_of(list(rack)), sizes,
                    bag, state.scores, record.turns, record.rules, state.ended is not None,
                    record.names, record.setup)
 
@@ -168,8 +168,8 @@ def unseen_counts(board: Iterable[int], rack: Iterable[int]) -> list[int]:
     return unseen
 
 
-def tiles_of(tiles: Iterable[int]) -> tuple[Tile, ...]:
-    return tuple([TILES[t] for t in tiles])  # (a list first: compiled, a loop with no generator)
+def tiles_of(tiles: list[int]) -> tuple[Tile, ...]:
+    return tuple([TILES[t] for t in tiles])  # (a list first: compiled, a loop with no generator, over a list's items)
 
 
 def hide_setup(setup: Setup | None, seat: int) -> Setup | None:

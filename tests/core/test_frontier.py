@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from qwirkle_tools.core import frontier
+from qwirkle_tools.core.board import cell_key
 from qwirkle_tools.core.lines import accepts
 from qwirkle_tools.core.movegen import generate_raw, generate_raw_on
 from qwirkle_tools.core.rules import DEFAULT_RULES
@@ -110,3 +111,86 @@ def test_fits_says_what_judging_every_frontier_cell_says(seed: int) -> None:
                 checked += 1
         game.push(game.legal_moves()[0])
     assert checked > 1000
+
+
+def _lists_mirror_joinable(data: frontier.BoardData) -> None:
+    """The frontier's lists (``spots``, ``masks``, ``slot``) say what ``joinable`` says, cell for cell."""
+    assert len(data.spots) == len(data.masks) == len(data.slot) == len(data.joinable)
+    assert {f: data.masks[i] for i, f in enumerate(data.spots)} == data.joinable
+    assert all(data.spots[i] == f for f, i in data.slot.items())
+
+
+@pytest.mark.parametrize("seed", [3, 17])
+def test_the_frontier_lists_follow_joinable_as_boards_grow_and_are_copied(seed: int) -> None:
+    # grown in place (a game played forward) and along a line of copies (a search)
+    line: list[frontier.Line] = []
+
+    def moves_at(step: int, cells: dict[int, int], rack: list[int]) -> _Raws:
+        if not line:
+            line.append(frontier.Line(cells, DEFAULT_RULES.qwirkle_bonus))
+        data = line[0].data(cells)
+        _lists_mirror_joinable(data)
+        fresh = frontier.BoardData(dict(cells), DEFAULT_RULES.qwirkle_bonus)
+        assert data.joinable == fresh.joinable
+        return generate_raw_on(data, rack, DEFAULT_RULES)
+
+    _walk(seed, 12, 120, moves_at, lambda keys: line[0].push(keys), lambda: line[0].pop())
+    game = Game.deal(players=2, seed=seed)
+    while not game.is_over():
+        game.push(game.legal_moves()[0])
+        if game.board.cells:
+            _lists_mirror_joinable(frontier.board_data(dict(game.board.cells), DEFAULT_RULES.qwirkle_bonus))
+
+
+def test_grown_trusts_the_kept_data_only_while_no_one_else_changed_it() -> None:
+    game = Game.deal(players=2, seed=8)
+    for _ in range(3):
+        game.push(game.legal_moves()[0])
+    cells = dict(game.board.cells)
+    bonus = DEFAULT_RULES.qwirkle_bonus
+    data = frontier.board_data(cells, bonus)
+    stamp = data.stamp
+    _, _, keys, tiles = generate_raw(cells, [int(t) for t in game.racks[game.to_move]])[0]
+    after = dict(cells)
+    for k, t in zip(keys, tiles):
+        after[k] = t
+    assert frontier.grown(data, stamp, cells, []) is data  # nothing new: the same data, as it was
+    assert frontier.grown(data, stamp, after, keys) is data and data.cells == after  # grown by the cells told
+    assert data.stamp != stamp
+    assert frontier.grown(data, stamp, after, []) is None  # changed since that stamp: not trusted
+    other = dict(after)
+    frontier._local.data = None
+    replaced = frontier.board_data(other, bonus)  # another board's data took its place
+    assert frontier.grown(data, data.stamp, after, []) is None
+    assert frontier.grown(replaced, replaced.stamp, after, []) is replaced
+
+
+@pytest.mark.parametrize("seed", [31, 44])
+def test_a_game_played_forward_lists_the_moves_of_fresh_data_whatever_else_uses_the_thread(seed: int) -> None:
+    # the game tells its kept data the cells it filled (frontier.grown); between its turns a look-ahead
+    # grows that same data in place, or another game's board takes the thread's data over
+    bonus = DEFAULT_RULES.qwirkle_bonus
+    game, other = Game.deal(players=2, seed=seed), Game.deal(players=2, seed=seed + 1)
+    rng = random.Random(seed)
+    checked = 0
+    while not game.is_over():
+        moves = game.legal_moves()
+        cells = dict(game.board.cells)
+        if cells and game.bag_size:  # (an empty bag adds the end bonus and sorts again)
+            fresh = generate_raw_on(frontier.BoardData(cells, bonus), [int(t) for t in game.racks[game.to_move]])
+            placed = [(m.score, tuple(cell_key(p.x, p.y) for p in m.tiles)) for m in moves if m.action == "place"]
+            assert placed == [(score, keys) for score, _, keys, _ in fresh], f"turn {len(game.turns) + 1}"
+            checked += 1
+        game.push(moves[0])
+        what = rng.randrange(3)
+        if what == 0 and not game.is_over():  # a look-ahead: the board now, then one move further
+            ahead = dict(game.board.cells)
+            rack = [int(t) for t in game.racks[game.to_move]]
+            found = generate_raw(ahead, rack)
+            if found:
+                for k, t in zip(found[0][2], found[0][3]):
+                    ahead[k] = t
+                generate_raw(ahead, rack)
+        elif what == 1 and not other.is_over():
+            other.push(other.legal_moves()[0])
+    assert checked > 15

@@ -54,8 +54,7 @@ from .lines import JOIN, LINE_MAX
 from .lines import points as line_points
 from .move import Move
 from .movekeys import COLUMN, GAPS, SLOT_SHIFT, SLOTS, Found
-from .movekeys import PlacedMove as PlacedMove  # (the move forms, named here too)
-from .movekeys import RawMove as RawMove
+from .movekeys import RawMove as RawMove  # (the move form, named here too)
 from .pickling import Rebuilt, rebuilt
 from .rules import DEFAULT_RULES, Rules
 from .tiles import COLOUR_OF, SHAPE_OF, largest_group
@@ -157,15 +156,6 @@ def generate_raw_on(data: BoardData, rack: Sequence[int], rules: Rules = DEFAULT
     ``data`` must be of that board and of ``rules``' Qwirkle bonus: nothing checks it.
     ``cutoff``: as for :func:`generate`."""
     return _table_on(data, rack, rules, cutoff=cutoff).raws()
-
-
-def generate_placed_on(data: BoardData, rack: Sequence[int], rules: Rules = DEFAULT_RULES,
-                       cutoff: Cutoff | None = None, going_out: int = 0) -> list[PlacedMove]:
-    """The moves of :func:`generate_raw_on`, in the same order, as ``(points, (cell_keys, tiles))``:
-    a move that places the whole rack scores ``going_out`` more (the end bonus, for a caller that
-    knows the bag is empty; the order is still the generator's). For a search that keeps its moves
-    as plain data (the endgame solver): one tuple of each made, no :data:`RawMove` between."""
-    return _table_on(data, rack, rules, cutoff=cutoff).placed(len(rack), going_out)
 
 
 def best_move(

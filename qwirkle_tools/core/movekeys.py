@@ -14,9 +14,6 @@ RawMove = tuple[int, int, tuple[int, ...], tuple[int, ...]]
 """``(score, qwirkles, cell_keys, tiles)``: a move as plain data, its cells and
 tiles in line order (left to right, or top to bottom), as in :attr:`Move.tiles`."""
 
-PlacedMove = tuple[int, tuple[tuple[int, ...], tuple[int, ...]]]
-"""``(points, (cell_keys, tiles))``: a move as :func:`~qwirkle_tools.core.movegen.generate_placed_on` gives it."""
-
 # Each move found is one integer, its sort key, which says the whole move:
 #     -(score * 8 + qwirkles) << (31 + w)  |  first << 31  |  column << 30  |  slots
 # ``first`` is the code of its first placement in line order, ((y - y0) * width + x - x0) * 64
@@ -120,37 +117,4 @@ class Found:
                 found.append(((-high) >> 3, (-high) & 7, tuple(keys), tuple(tiles)))
             else:
                 found.append(((-high) >> 3, (-high) & 7, (origin,), (first & 63,)))
-        return found
-
-
-    def placed(self, whole: int, going_out: int) -> list[PlacedMove]:
-        """Every move as :data:`PlacedMove`, in :func:`~qwirkle_tools.core.movegen.generate`'s order, ``going_out`` added to those
-        of ``whole`` tiles (the decoding of raws(), written out again: see moves())."""
-        self.keys.sort()
-        shift = self.shift
-        x0, y0, width = self.frame
-        corner = cell_key(x0, y0)
-        found: list[PlacedMove] = []
-        for key in self.keys:
-            high = key >> shift
-            rest = key - (high << shift)
-            first = rest >> 31
-            cell = first >> 6
-            origin = corner + cell % width * STEP_X + cell // width * STEP_Y
-            slots = rest & SLOTS
-            points = (-high) >> 3
-            if slots:
-                step = STEP_Y if rest & COLUMN else STEP_X
-                keys = [origin]
-                tiles = [first & 63]
-                while slots:
-                    origin += step
-                    slot = slots >> 24
-                    slots = (slots << 6) & SLOTS
-                    if slot != BOARD_SLOT:
-                        keys.append(origin)
-                        tiles.append(slot - 1)
-                found.append((points + going_out if len(tiles) == whole else points, (tuple(keys), tuple(tiles))))
-            else:
-                found.append((points + going_out if whole == 1 else points, ((origin,), (first & 63,))))
         return found

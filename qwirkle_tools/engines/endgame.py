@@ -36,7 +36,7 @@ from typing import Final
 from ..core.board import STEP_X, STEP_Y, Placement, cell_key, key_cell
 from ..core.frontier import Line
 from ..core.lines import JOIN, line_start
-from ..core.movegen import Cutoff, generate_placed_on
+from ..core.movegen import Cutoff, generate_raw_on
 from ..core.rules import judge, judge_placed
 from ..core.text import count
 from ..core.tiles import TILES
@@ -67,14 +67,14 @@ class _Spent(Exception):
 
 
 _Raw = tuple[tuple[int, ...], tuple[int, ...]] | None
-_new_tuple: Final = tuple.__new__  # Placement(...) without the named tuple's __new__, which runs in the interpreter
 """A move as the search plays it: its cell keys and tiles, or ``None`` for a pass."""
+_new_tuple: Final = tuple.__new__  # Placement(...) without the named tuple's __new__, which runs in the interpreter
 
 
 class _Search:
     """One solve, on the position's bare parts (the cells, the two racks, the
     seat to move), changed in place and changed back: a node costs one move
-    generation (:func:`~qwirkle_tools.core.movegen.generate_placed_on`, from the
+    generation (:func:`~qwirkle_tools.core.movegen.generate_raw_on`, from the
     search's own :class:`~qwirkle_tools.core.frontier.Line` of board data). The
     game's rules stay the rules' own: the moves, their scores with the end bonus
     (:meth:`Rules.scored <qwirkle_tools.core.rules.Rules.scored>`),
@@ -139,15 +139,15 @@ class _Search:
         rack = self.racks[seat]
         cutoff = self.cutoff
         cutoff.deadline, cutoff.cut = self.deadline if self.deadline is not None else self.hard, False
-        whole = len(rack)
-        bonus = self.rules.scored(0, whole, whole, 0)  # the end bonus: a move that empties the rack scores it
-        found = generate_placed_on(self.board.data(self.cells), rack, self.rules, cutoff, bonus)
+        found = generate_raw_on(self.board.data(self.cells), rack, self.rules, cutoff)
         if cutoff.cut:
             if self.deadline is not None and time.monotonic() > self.deadline:
                 raise _Spent
             self.cut = True
-        moves: list[tuple[int, _Raw]] = list(found)
-        if bonus and any(len(m[1][1]) == whole for m in found):
+        whole = len(rack)
+        bonus = self.rules.scored(0, whole, whole, 0)  # the end bonus: a move that empties the rack scores it
+        moves: list[tuple[int, _Raw]] = [(m[0] + bonus if len(m[3]) == whole else m[0], (m[2], m[3])) for m in found]
+        if bonus and any(len(m[3]) == whole for m in found):
             moves.sort(key=lambda m: -m[0])  # going out may rank a move higher; a stable sort keeps the generator's ties
         return moves
 
@@ -185,8 +185,8 @@ class _Search:
         if found is None:
             tile = self.racks[1 - self.to_move]
             bonus = self.rules.scored(0, 1, 1, 0)
-            found = self.lones[self.hash] = [(points, placed[0][0]) for points, placed
-                                             in generate_placed_on(self.board.data(self.cells), tile, self.rules, None, bonus)]
+            found = self.lones[self.hash] = [(m[0] + bonus, m[2][0])
+                                             for m in generate_raw_on(self.board.data(self.cells), tile, self.rules)]
         return found
 
     def last(self, lone: list[tuple[int, int]], placed: tuple[int, ...]) -> int | None:

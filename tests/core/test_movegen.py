@@ -492,25 +492,3 @@ def test_a_cutoff_that_does_not_bind_changes_nothing() -> None:
     assert generate_raw(cells, rack, cutoff=cutoff) == generate_raw(cells, rack) and not cutoff.cut
     assert best_move(cells, rack, cutoff=cutoff) == generate(cells, rack)[0]
 
-
-@pytest.mark.parametrize("seed", [2, 9])
-def test_the_placed_form_is_the_raw_moves_with_the_bonus_for_going_out(seed: int) -> None:
-    # generate_placed_on (the endgame solver's form) against generate_raw_on, on every board of a game
-    from qwirkle_tools.core.frontier import BoardData
-    from qwirkle_tools.core.movegen import generate_placed_on, generate_raw_on
-    from qwirkle_tools.play.game import Game
-
-    game = Game.deal(players=2, seed=seed)
-    checked = 0
-    while not game.is_over():
-        cells = dict(game.board.cells)
-        if cells:
-            rack = [int(t) for t in game.racks[game.to_move]]
-            data = BoardData(cells, DEFAULT_RULES.qwirkle_bonus)
-            raws = generate_raw_on(data, rack)
-            for going_out in (0, 6):
-                assert generate_placed_on(data, rack, DEFAULT_RULES, None, going_out) == [
-                    (score + going_out if len(tiles) == len(rack) else score, (keys, tiles)) for score, _, keys, tiles in raws]
-            checked += len(raws)
-        game.push(game.legal_moves()[0])
-    assert checked > 500

@@ -40,24 +40,41 @@ FREE: Final[Info] = (ALL, 0, ALL, 0, 0, 0)
 class Placements:
     """Placement code to placement, each built once: ``rows[code >> 6][code & 63]``, ``None``
     until :meth:`make` builds it. Lists by cell, then tile, rather than a dict by code: compiled,
-    a list's index is a machine integer, where each look-up in a dict boxes its key."""
+    a list's index is a machine integer, where each look-up in a dict boxes its key. A frame of
+    more than :data:`ROWS_MOST` cells (a board of tiles far apart, as a record may set up) has no
+    rows: its placements are kept in ``far``, by code."""
 
-    __slots__ = ("frame", "rows")
+    __slots__ = ("frame", "rows", "far")
 
     def __init__(self, x0: int, y0: int, width: int, cells: int) -> None:
         self.frame = (x0, y0, width)
-        self.rows: list[list[Placement | None] | None] = [None] * cells  # (codes below 64 * cells)
+        # (codes below 64 * cells; a reader of rows checks a cell against len(rows) first)
+        self.rows: list[list[Placement | None] | None] = [None] * cells if cells <= ROWS_MOST else []
+        self.far: dict[int, Placement] = {}
 
     def make(self, code: int) -> Placement:
         """The placement of ``code``, built and kept."""
         cell, tile = code >> 6, code & 63
+        if cell >= len(self.rows):
+            p = self.far.get(code)
+            if p is None:
+                p = self.far[code] = self.build(code)
+            return p
         row = self.rows[cell]
         if row is None:
             row = self.rows[cell] = [None] * len(TILES)
-        x0, y0, width = self.frame
-        p: Placement = _new_tuple(Placement, (TILES[tile], cell % width + x0, cell // width + y0))
-        row[tile] = p
+        p = row[tile] = self.build(code)
         return p
+
+    def build(self, code: int) -> Placement:
+        x0, y0, width = self.frame
+        cell = code >> 6
+        p: Placement = _new_tuple(Placement, (TILES[code & 63], cell % width + x0, cell // width + y0))
+        return p
+
+
+ROWS_MOST: Final = 1 << 18
+"""The most cells a frame keeps :class:`Placements` rows for (a list of 2 MB)."""
 
 
 class BoardData:

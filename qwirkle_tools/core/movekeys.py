@@ -59,13 +59,15 @@ class Found:
         self.keys.sort()
         shift, made = self.shift, self.placements
         rows = made.rows  # (the placement of a code: rows[code >> 6][code & 63], made when first asked for)
+        cells = len(rows)
         found = []
         column = self.frame[2] << 6
         for key in self.keys:
             high = key >> shift
             rest = key - (high << shift)
             first = rest >> 31
-            row = rows[first >> 6]
+            cell = first >> 6
+            row = rows[cell] if cell < cells else None
             p = None if row is None else row[first & 63]
             if p is None:
                 p = made.make(first)
@@ -80,7 +82,8 @@ class Found:
                     slot = slots >> 24
                     slots = (slots << 6) & SLOTS
                     if slot != BOARD_SLOT:
-                        row = rows[code >> 6]
+                        cell = code >> 6
+                        row = rows[cell] if cell < cells else None
                         p = None if row is None else row[slot - 1]
                         tiles.append(made.make(code + slot - 1) if p is None else p)
                 placed = tuple(tiles)

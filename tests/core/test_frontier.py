@@ -194,3 +194,26 @@ def test_a_game_played_forward_lists_the_moves_of_fresh_data_whatever_else_uses_
         elif what == 1 and not other.is_over():
             other.push(other.legal_moves()[0])
     assert checked > 15
+
+
+def test_a_board_of_tiles_far_apart_keeps_its_placements_in_little_memory() -> None:
+    # a record's set-up may put tiles a million cells apart: the frame's placement rows would be
+    # hundreds of megabytes (seen: 526 MB, 0.7 s for one generation); such a frame keeps them by code
+    import tracemalloc
+
+    from qwirkle_tools.core.board import Board
+    from qwirkle_tools.core.movegen import generate
+
+    near, far = Board.parse("@-500000,-500000\nrc"), Board.parse("@500000,500000\nbs")
+    both = near.place(far.placements())
+    rack = [0, 1, 2, 7, 13]
+    frontier._local.data = None
+    tracemalloc.start()
+    try:
+        moves = generate(both, rack)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 20_000_000, f"{peak:,} bytes"
+    assert set(moves) == set(generate(near, rack)) | set(generate(far, rack))
+    assert not frontier.board_data(dict(both.cells), DEFAULT_RULES.qwirkle_bonus).placements.rows

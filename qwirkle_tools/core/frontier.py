@@ -37,6 +37,10 @@ DEAD: Final[Info] = (0, 0, 0, 0, 0, 0)
 FREE: Final[Info] = (ALL, 0, ALL, 0, 0, 0)
 
 
+ROWS_MOST: Final = 1 << 18
+"""The most cells a frame keeps :class:`Placements` rows for (a list of 2 MB)."""
+
+
 class Placements:
     """Placement code to placement, each built once: ``rows[code >> 6][code & 63]``, ``None``
     until :meth:`make` builds it. Lists by cell, then tile, rather than a dict by code: compiled,
@@ -71,10 +75,6 @@ class Placements:
         cell = code >> 6
         p: Placement = _new_tuple(Placement, (TILES[code & 63], cell % width + x0, cell // width + y0))
         return p
-
-
-ROWS_MOST: Final = 1 << 18
-"""The most cells a frame keeps :class:`Placements` rows for (a list of 2 MB)."""
 
 
 class BoardData:
@@ -248,7 +248,7 @@ class BoardData:
                     run = r.get(f)
                     if run is not None:
                         j &= run[0]
-                self.joinable[f] = j
+                joinable[f] = j
                 i = self.slot.get(f)
                 if i is None:
                     self.slot[f] = len(self.spots)

@@ -96,7 +96,6 @@ any place in it, along a row or a column); 9,455 measured on the crowded board o
 work a :class:`Cutoff` lets run past its bounds (tens of milliseconds)."""
 
 
-
 def generate(
     board: Board | Mapping[int, int],
     rack: Sequence[int],

@@ -57,6 +57,7 @@ class Player:
     def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
         return rebuilt(self)
 
+
 def placement_data(p: Placement) -> dict[str, JSON]:
     """A placement's JSON form: ``{"tile": "red-circle", "x": 0, "y": 0}``."""
     return {"tile": str(p.tile), "x": p.x, "y": p.y}
@@ -154,6 +155,7 @@ class Setup:
     def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
         return rebuilt(self)
 
+
 @dataclass(frozen=True, slots=True)
 class Result:
     scores: tuple[int, ...] | None = None
@@ -171,6 +173,7 @@ class Result:
 
     def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
         return rebuilt(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Record:
@@ -224,6 +227,7 @@ class Record:
 
     def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
         return rebuilt(self)
+
 
 # -- reading -----------------------------------------------------------------
 
@@ -571,6 +575,7 @@ class Parsed:
 
     def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
         return rebuilt(self)
+
 
 def loads(text: str | bytes) -> Record:
     """A record from JSON text, checked against the schema (see :func:`from_data`)."""

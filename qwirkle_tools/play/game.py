@@ -491,7 +491,7 @@ class _Boards:
         """A placement on ``keys`` pushed."""
         if self.line is not None:
             self.line.push(keys)
-        elif self.kept is not None and not self.searched:
+        elif self.kept is not None:  # (played forward: a pop ends that for good)
             self.new.extend(keys)
 
     def pop(self, turns: int, placed: bool) -> None:

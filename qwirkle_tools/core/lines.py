@@ -276,5 +276,39 @@ def accepts(cells: Mapping[int, int], key: int) -> int:
     return m
 
 
+def lone_points(cells: dict[int, int], key: int, tile: int, bonus: int) -> int:
+    """What ``tile`` alone on the empty cell ``key`` scores (Qwirkle ``bonus``): the points of
+    its row and its column, or 0 if either line would be invalid or the cell has no neighbour.
+    A twin of :func:`walk` and :func:`survey` for one tile, with no list built (the endgame
+    solver asks it of a last tile's cells); ``tests/core/test_lines.py`` cross-checks it
+    against :func:`~qwirkle_tools.core.rules.judge_placed`.
+
+        >>> row = {0: 0, STEP_X: 1}                  # red circle, red cross
+        >>> lone_points(row, 2 * STEP_X, 2, bonus=6)  # a red diamond after them: a row of 3
+        3
+        >>> lone_points(row, 2 * STEP_X, 7, bonus=6), lone_points(row, 5 * STEP_X, 2, bonus=6)  # orange cross; alone
+        (0, 0)
+    """
+    total = 0
+    for step in (STEP_X, STEP_Y):
+        joins, held, n = JOIN_OR_SELF[tile], 1 << tile, 1
+        for way in (-step, step):
+            k = key + way
+            t = cells.get(k)
+            while t is not None:
+                if n == LINE_MAX:
+                    return 0  # a seventh tile
+                joins &= JOIN_OR_SELF[t]
+                held |= 1 << t
+                n += 1
+                k += way
+                t = cells.get(k)
+        if n > 1:
+            if held & ~joins or held.bit_count() != n:
+                return 0
+            total += points(n, bonus)
+    return total
+
+
 __all__ = ["ALL", "FAULTS", "JOIN", "JOIN_OR_SELF", "LINE_MAX", "REACH", "accepts", "completing_tile", "fault", "joinable",
-           "line_start", "lines_through", "mask", "points", "runs", "survey", "walk"]
+           "line_start", "lines_through", "lone_points", "mask", "points", "runs", "survey", "walk"]

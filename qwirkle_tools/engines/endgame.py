@@ -31,13 +31,13 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from itertools import islice
-from typing import Final
+from typing import Any, Final
 
 from ..core.board import STEP_X, STEP_Y, Placement, cell_key, key_cell
 from ..core.frontier import Line
-from ..core.lines import JOIN, line_start
+from ..core.lines import JOIN, line_start, lone_points
 from ..core.movegen import Cutoff, generate_raw_on
-from ..core.rules import judge, judge_placed
+from ..core.rules import judge
 from ..core.text import count
 from ..core.tiles import TILES
 from ..play.game import Game, Move
@@ -68,7 +68,6 @@ class _Spent(Exception):
 
 _Raw = tuple[tuple[int, ...], tuple[int, ...]] | None
 """A move as the search plays it: its cell keys and tiles, or ``None`` for a pass."""
-_new_tuple: Final = tuple.__new__  # Placement(...) without the named tuple's __new__, which runs in the interpreter
 
 
 class _Search:
@@ -95,9 +94,10 @@ class _Search:
         self.cut = False  # some generation was cut short (by the clock or MOVES_KEPT): nothing is proven
         self.nodes = 0
         # the position's key: the XOR of a random number per (cell, tile, player) placed since the root and
-        # one for the seat to move (Zobrist hashing: one XOR a tile, where a set of the tiles costs a copy a node)
+        # one for the seat to move (Zobrist hashing: one XOR a tile, where a set of the tiles costs a copy a node);
+        # the numbers of 62 bits, so that the compiled build keeps the key a machine integer
         self.hash = 0
-        self.codes: dict[int, int] = {}  # by (cell key << 7 | tile << 1 | player): one int, not a tuple to build and hash
+        self.codes: dict[Any, list[int]] = {}  # by cell key, a cell's numbers by tile << 1 | player (0: not drawn yet)
         self.numbers = random.Random(0)
         self.table: dict[int, tuple[int, int, int, bool, _Raw, int]] = {}
         # the moves of the player after a pass (the position's key then, the moves): generated to tell a pass
@@ -109,10 +109,14 @@ class _Search:
         self.outs: dict[int, int | None] = {}  # by the position's key: see last (the same tile, the same board)
         self.held: tuple[int, list[tuple[int, _Raw]]] | None = None
 
-    def code(self, key: int, tile: int, player: int) -> int:
-        found = self.codes.get(key << 7 | tile << 1 | player)
-        if found is None:
-            found = self.codes[key << 7 | tile << 1 | player] = self.numbers.getrandbits(64)
+    def number(self, key: Any, tile: int, player: int) -> int:
+        """The number of ``tile`` of ``player`` on the cell ``key``, drawn when first asked for."""
+        numbers = self.codes.get(key)
+        if numbers is None:
+            numbers = self.codes[key] = [0] * (2 * len(TILES))
+        found = numbers[tile << 1 | player]
+        if not found:
+            found = numbers[tile << 1 | player] = self.numbers.getrandbits(_BITS) or 1
         return found
 
     def moves(self) -> list[tuple[int, _Raw]]:
@@ -159,10 +163,15 @@ class _Search:
         if move is None:
             return False
         rack, cells, codes = self.racks[p], self.cells, self.codes
-        for k, t in zip(*move):
+        keys, tiles = move
+        for i in range(len(keys)):  # (not zip(*move): compiled, a call through the interpreter)
+            k: Any = keys[i]
+            t = tiles[i]
             cells[k] = t
             rack.remove(t)
-            self.hash ^= codes.get(k << 7 | t << 1 | p) or self.code(k, t, p)
+            numbers = codes.get(k)
+            found = 0 if numbers is None else numbers[t << 1 | p]
+            self.hash ^= found or self.number(k, t, p)
         self.board.push(move[0])
         return not rack
 
@@ -172,10 +181,13 @@ class _Search:
         if move is None:
             return
         rack, cells, codes = self.racks[p], self.cells, self.codes
-        for k, t in zip(*move):
+        keys, tiles = move
+        for i in range(len(keys)):
+            k: Any = keys[i]
+            t = tiles[i]
             del cells[k]
             rack.append(t)
-            self.hash ^= codes.get(k << 7 | t << 1 | p) or self.code(k, t, p)
+            self.hash ^= codes[k][t << 1 | p]  # (numbered when played)
         self.board.pop()
 
     def lone(self) -> list[tuple[int, int]]:
@@ -193,8 +205,10 @@ class _Search:
         """What the mover's one tile scores at best, going out (the end bonus counted), ``None`` if it
         cannot be placed; from ``lone``, its placements before the last move placed tiles on ``placed``.
         A placement there stays what it was unless its row or its column now holds a tile of that move:
-        the cells at the ends of the runs through those tiles, each judged by the rules. Kept by the
-        position's key: another order of the same moves meets the same position (four in ten, measured)."""
+        the cells at the ends of the runs through those tiles, each scored as the rules score one tile
+        (:func:`~qwirkle_tools.core.lines.lone_points`, held to :func:`~qwirkle_tools.core.rules.judge_placed`).
+        Kept by the position's key: another order of the same moves meets the same position (four in ten,
+        measured)."""
         if not placed:
             return lone[0][0] if lone else None
         known = self.outs.get(self.hash, -1)
@@ -206,7 +220,17 @@ class _Search:
     def best_last(self, lone: list[tuple[int, int]], placed: tuple[int, ...]) -> int | None:
         """:meth:`last` worked out."""
         cells = self.cells
-        ends = {line_start(cells, k, -step, None) + step for k in placed for step in _STEPS}  # (the cell past each run)
+        # the cells past each end of the runs through the move's tiles: its own line's two once, then two across
+        # each tile (a list: a few cells, each looked up in it once a placement of lone and once an end)
+        along = STEP_X if len(placed) > 1 and placed[1] - placed[0] >= STEP_X else STEP_Y
+        ends: list[int] = []
+        for i, k in enumerate(placed):
+            for step in _STEPS:
+                if i and (step == along or step == -along):
+                    continue
+                end = line_start(cells, k, -step, None) + step
+                if end not in ends:
+                    ends.append(end)
         best = None
         for points, f in lone:  # (loops, not next() of a generator and a bound cells.get: compiled, direct calls)
             if f not in ends and f not in cells:
@@ -215,18 +239,17 @@ class _Search:
         tile = self.racks[self.to_move][0]
         rules = self.rules
         bonus = rules.scored(0, 1, 1, 0)
+        bonus_line = rules.qwirkle_bonus
         clash = _CLASH[tile]
         for end in ends:
-            # a neighbour the tile cannot share a line with rules the cell out (most are, and cheaply)
-            if (cells.get(end + STEP_X) in clash or cells.get(end - STEP_X) in clash or cells.get(end + STEP_Y) in clash
-                    or cells.get(end - STEP_Y) in clash):
+            # a neighbour the tile cannot share a line with rules the cell out (most are, and cheaply;
+            # an empty neighbour reads as _NO_TILE, no tile's bit)
+            if (clash >> cells.get(end + STEP_X, _NO_TILE) & 1 or clash >> cells.get(end - STEP_X, _NO_TILE) & 1
+                    or clash >> cells.get(end + STEP_Y, _NO_TILE) & 1 or clash >> cells.get(end - STEP_Y, _NO_TILE) & 1):
                 continue
-            cells[end] = tile
-            x, y = key_cell(end)
-            judged = judge_placed(cells, (_new_tuple(Placement, (TILES[tile], x, y)),), (end,), rules)
-            del cells[end]
-            if judged is not None and (best is None or judged.points + bonus > best):
-                best = judged.points + bonus
+            scored = lone_points(cells, end, tile, bonus_line)  # (0: the tile may not go there)
+            if scored and (best is None or scored + bonus > best):
+                best = scored + bonus
         return best
 
     def tick(self) -> None:
@@ -359,10 +382,14 @@ class _Search:
 
 
 _STEPS: Final = (STEP_X, -STEP_X, STEP_Y, -STEP_Y)
-_CLASH: Final = tuple(frozenset(u for u in range(len(TILES)) if not JOIN[t] >> u & 1) for t in range(len(TILES)))
-"""For each tile, the tiles it cannot share a line with (itself included)."""
+_CLASH: Final = tuple(sum(1 << u for u in range(len(TILES)) if not JOIN[t] >> u & 1) for t in range(len(TILES)))
+"""For each tile, the tiles it cannot share a line with (itself included), as a mask."""
+_NO_TILE: Final = len(TILES)
+"""Past every tile's bit in a mask: what an empty cell reads as where a mask is shifted by its tile."""
 
-_TURN: Final = random.Random(1).getrandbits(64)
+_BITS: Final = 62
+"""The bits of a position's key and of each number XORed into it (a machine integer, compiled)."""
+_TURN: Final = random.Random(1).getrandbits(_BITS)
 """The number XORed into a position's key as the seat to move changes."""
 
 

@@ -17,6 +17,7 @@ from qwirkle_tools.core.lines import (
     joinable,
     line_start,
     lines_through,
+    lone_points,
     points,
     runs,
     survey,
@@ -237,3 +238,18 @@ def test_accepts_is_every_tile_that_leaves_both_walks_valid(position: tuple[dict
         if all(survey(walk(cells, key, step, {key: t})[1])[0] >= 0 for step in STEPS):
             expected |= 1 << t
     assert accepts(cells, key) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(board_and_cell(), st.sampled_from((6, 0, 10)))
+def test_lone_points_is_the_rules_judgement_of_one_tile(position: tuple[dict[int, int], int], bonus: int) -> None:
+    from qwirkle_tools.core.rules import Rules, judge_placed
+
+    cells, key = position
+    if key in cells or not cells:
+        return
+    rules = Rules(qwirkle_bonus=bonus)
+    x, y = key_cell(key)
+    for t in range(36):
+        judged = judge_placed({**cells, key: t}, (Placement(TILES[t], x, y),), (key,), rules)
+        assert lone_points(cells, key, t, bonus) == (0 if judged is None else judged.points), (key, t)

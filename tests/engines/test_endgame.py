@@ -170,9 +170,10 @@ class _Checked(_Search):
     lasts = 0
 
 
-@pytest.mark.parametrize("seed", [14, 16])
-def test_the_search_plays_only_legal_moves_and_values_a_last_tile_as_generated(seed: int, request: pytest.FixtureRequest
-                                                                               ) -> None:
+# (seed 38: a move down a column opens a row beside its second tile, where the last tile goes)
+@pytest.mark.parametrize(("seed", "least"), [(14, 1000), (16, 1000), (38, 10)])
+def test_the_search_plays_only_legal_moves_and_values_a_last_tile_as_generated(seed: int, least: int,
+                                                                               request: pytest.FixtureRequest) -> None:
     if run_on_the_pure_build(request):  # (the search subclassed)
         return
     game = endgame(seed, 7)
@@ -181,7 +182,7 @@ def test_the_search_plays_only_legal_moves_and_values_a_last_tile_as_generated(s
     moves = search.moves()
     value, best, proven = search.root(moves, UNLIMITED)
     assert proven and value == solve(game, seconds=None).value
-    assert search.lasts > 1000 and search.nodes > 2000  # the table's moves and the last tiles were met
+    assert search.lasts > least and search.nodes > 2 * least  # the table's moves and the last tiles were met
 
 
 class _Passes(_Search):

@@ -240,9 +240,10 @@ def lines_through(cells: Mapping[int, int], keys: Iterable[int], length: int) ->
     each as its cell keys in order (e.g. the Qwirkles a move just made, with
     ``length`` 6), sorted."""
     found: set[tuple[int, ...]] = set()
+    board = as_cells(cells)  # (once: a mapping that is no dict is copied)
     for key in keys:
         for step in (STEP_X, STEP_Y):
-            start, tiles = walk(cells, key, step)
+            start, tiles = _walk(board, key, step, None, REACH)
             if len(tiles) == length:
                 found.add(tuple(range(start, start + length * step, step)))
     return sorted(found)
@@ -279,9 +280,10 @@ def accepts(cells: Mapping[int, int], key: int) -> int:
 def lone_points(cells: dict[int, int], key: int, tile: int, bonus: int) -> int:
     """What ``tile`` alone on the empty cell ``key`` scores (Qwirkle ``bonus``): the points of
     its row and its column, or 0 if either line would be invalid or the cell has no neighbour.
-    A twin of :func:`walk` and :func:`survey` for one tile, with no list built (the endgame
-    solver asks it of a last tile's cells); ``tests/core/test_lines.py`` cross-checks it
-    against :func:`~qwirkle_tools.core.rules.judge_placed`.
+    A twin of :func:`walk` and :func:`survey` for one tile, with no list built, that first
+    looks at the four neighbours (most cells a tile cannot take are told by one of them): the
+    endgame solver asks it of a last tile's cells; ``tests/core/test_lines.py`` cross-checks
+    it against :func:`~qwirkle_tools.core.rules.judge_placed`.
 
         >>> row = {0: 0, STEP_X: 1}                  # red circle, red cross
         >>> lone_points(row, 2 * STEP_X, 2, bonus=6)  # a red diamond after them: a row of 3
@@ -289,6 +291,10 @@ def lone_points(cells: dict[int, int], key: int, tile: int, bonus: int) -> int:
         >>> lone_points(row, 2 * STEP_X, 7, bonus=6), lone_points(row, 5 * STEP_X, 2, bonus=6)  # orange cross; alone
         (0, 0)
     """
+    clash = _CLASH[tile]
+    if (clash >> cells.get(key + STEP_X, _NO_TILE) & 1 or clash >> cells.get(key - STEP_X, _NO_TILE) & 1
+            or clash >> cells.get(key + STEP_Y, _NO_TILE) & 1 or clash >> cells.get(key - STEP_Y, _NO_TILE) & 1):
+        return 0
     total = 0
     for step in (STEP_X, STEP_Y):
         joins, held, n = JOIN_OR_SELF[tile], 1 << tile, 1
@@ -310,5 +316,30 @@ def lone_points(cells: dict[int, int], key: int, tile: int, bonus: int) -> int:
     return total
 
 
+_CLASH: Final = tuple(ALL & ~JOIN[t] for t in range(36))
+"""For each tile, the tiles it cannot share a line with (itself included), as a mask."""
+_NO_TILE: Final = 36
+"""Past every tile's bit in a mask: what an empty cell reads as where a mask is shifted by its tile."""
+
+
+def run_ends(cells: dict[int, int], keys: Sequence[int]) -> list[int]:
+    """The empty cells just past each end of the runs of tiles through ``keys`` (a move's cells, on
+    the board ``cells``, in line order), each once: its own line's two, then two across each tile.
+
+        >>> run_ends({0: 0, STEP_X: 1}, [0, STEP_X]) == [2 * STEP_X, -STEP_X, STEP_Y, -STEP_Y, STEP_X + STEP_Y, STEP_X - STEP_Y]
+        True
+    """
+    along = STEP_X if len(keys) > 1 and keys[1] - keys[0] >= STEP_X else STEP_Y
+    ends: list[int] = []
+    for i in range(len(keys)):
+        for step in (along, -along, STEP_X + STEP_Y - along, along - STEP_X - STEP_Y):
+            if i and (step == along or step == -along):
+                continue  # (the move's own line: from its first tile alone)
+            end = line_start(cells, keys[i], -step, None) + step
+            if end not in ends:
+                ends.append(end)
+    return ends
+
+
 __all__ = ["ALL", "FAULTS", "JOIN", "JOIN_OR_SELF", "LINE_MAX", "REACH", "accepts", "completing_tile", "fault", "joinable",
-           "line_start", "lines_through", "lone_points", "mask", "points", "runs", "survey", "walk"]
+           "line_start", "lines_through", "lone_points", "mask", "points", "run_ends", "runs", "survey", "walk"]

@@ -33,9 +33,9 @@ from collections.abc import Sequence
 from itertools import islice
 from typing import Any, Final
 
-from ..core.board import STEP_X, STEP_Y, Placement, cell_key, key_cell
+from ..core.board import Placement, cell_key, key_cell
 from ..core.frontier import Line
-from ..core.lines import JOIN, line_start, lone_points
+from ..core.lines import lone_points, run_ends
 from ..core.movegen import Cutoff, generate_raw_on
 from ..core.rules import judge
 from ..core.text import count
@@ -220,34 +220,17 @@ class _Search:
     def best_last(self, lone: list[tuple[int, int]], placed: tuple[int, ...]) -> int | None:
         """:meth:`last` worked out."""
         cells = self.cells
-        # the cells past each end of the runs through the move's tiles: its own line's two once, then two across
-        # each tile (a list: a few cells, each looked up in it once a placement of lone and once an end)
-        along = STEP_X if len(placed) > 1 and placed[1] - placed[0] >= STEP_X else STEP_Y
-        ends: list[int] = []
-        for i, k in enumerate(placed):
-            for step in _STEPS:
-                if i and (step == along or step == -along):
-                    continue
-                end = line_start(cells, k, -step, None) + step
-                if end not in ends:
-                    ends.append(end)
+        ends = run_ends(cells, placed)  # (a list: a few cells, each looked up in it once a placement of lone)
         best = None
         for points, f in lone:  # (loops, not next() of a generator and a bound cells.get: compiled, direct calls)
             if f not in ends and f not in cells:
                 best = points
                 break
         tile = self.racks[self.to_move][0]
-        rules = self.rules
-        bonus = rules.scored(0, 1, 1, 0)
-        bonus_line = rules.qwirkle_bonus
-        clash = _CLASH[tile]
+        bonus = self.rules.scored(0, 1, 1, 0)
+        line_bonus = self.rules.qwirkle_bonus
         for end in ends:
-            # a neighbour the tile cannot share a line with rules the cell out (most are, and cheaply;
-            # an empty neighbour reads as _NO_TILE, no tile's bit)
-            if (clash >> cells.get(end + STEP_X, _NO_TILE) & 1 or clash >> cells.get(end - STEP_X, _NO_TILE) & 1
-                    or clash >> cells.get(end + STEP_Y, _NO_TILE) & 1 or clash >> cells.get(end - STEP_Y, _NO_TILE) & 1):
-                continue
-            scored = lone_points(cells, end, tile, bonus_line)  # (0: the tile may not go there)
+            scored = lone_points(cells, end, tile, line_bonus)  # (0: the tile may not go there)
             if scored and (best is None or scored + bonus > best):
                 best = scored + bonus
         return best
@@ -381,11 +364,6 @@ class _Search:
         return best, best_move, proven_all
 
 
-_STEPS: Final = (STEP_X, -STEP_X, STEP_Y, -STEP_Y)
-_CLASH: Final = tuple(sum(1 << u for u in range(len(TILES)) if not JOIN[t] >> u & 1) for t in range(len(TILES)))
-"""For each tile, the tiles it cannot share a line with (itself included), as a mask."""
-_NO_TILE: Final = len(TILES)
-"""Past every tile's bit in a mask: what an empty cell reads as where a mask is shifted by its tile."""
 
 _BITS: Final = 62
 """The bits of a position's key and of each number XORed into it (a machine integer, compiled)."""

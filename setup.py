@@ -32,6 +32,8 @@ COMPILED = [  # where the time goes: move generation, the rules, the game, the r
     "formats/record.py", "formats/schema.py", "formats/qgn/read.py", "formats/qgn/tokens.py",
     "engines/endgame.py", "engines/endgame_position.py", "engines/solution.py", "engines/simulation.py",
     "engines/selfplay.py", "engines/equity.py", "engines/leaves.py", "engines/lookahead.py",
+    "analysis/analyse.py", "analysis/moves.py", "analysis/fives.py", "analysis/winchance.py", "analysis/verdicts.py",
+    "analysis/decisive.py",
 ]
 
 

@@ -59,10 +59,11 @@ from dataclasses import dataclass, field, replace
 from operator import itemgetter
 from typing import Any, Literal
 
-from ..core.board import key_cell
+from ..core.board import as_cells, key_cell
 from ..core.lines import LINE_MAX
 from ..core.move import Move
 from ..core.movegen import RawMove, TooManyMoves, generate_raw
+from ..core.pickling import Rebuilt, rebuilt
 from ..core.rules import Rules
 from ..core.text import count
 from ..core.tiles import TILE_COUNT, TILES, Tile
@@ -112,6 +113,9 @@ class Gift:
     line: tuple[tuple[int, int], ...]
     missing: Tile
     completed_at: int
+
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,6 +228,9 @@ class TurnAnalysis:
             d["note"] = self.note
         return d
 
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
+
 
 @dataclass(frozen=True, slots=True)
 class PlayerSummary:
@@ -269,6 +276,9 @@ class PlayerSummary:
                                                                   "turns": self.inferred[1], "racks_a_turn": SAMPLES}}),
                 "blunders": self.classes[0], "mistakes": self.classes[1], "inaccuracies": self.classes[2]}
 
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Analysis:
@@ -279,6 +289,9 @@ class Analysis:
     @property
     def flagged(self) -> list[TurnAnalysis]:
         return [t for t in self.turns if t.flags]
+
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
 
 
 INFERRED_FLAG = 3.0
@@ -352,10 +365,10 @@ def _analyse(history: History, judge: EngineFunction | None = None, clock: Clock
             turns.append(_unjudged(result, "unknown", f"not analysed: the board holds more than the game's {TILE_COUNT} tiles"))
             continue
         placed_keys = [pl.key for pl in turn.tiles] if turn.tiles else []
-        gift = completed(left_open[i - 1], after.board.cells, placed_keys) \
+        gift = completed(left_open[i - 1], as_cells(after.board), placed_keys) \
             if i - 1 in left_open and placed_keys and state.board_known else None
         if placed_keys and state.board_known and after.board_known:
-            fives = open_fives(after.board.cells, placed_keys)
+            fives = open_fives(as_cells(after.board), placed_keys)
             if fives:
                 left_open[i] = fives
                 risky, risk = open_five_risks(after, turn.player, fives, len(record.players))
@@ -428,7 +441,7 @@ def _judge(history: History, result: TurnResult, state: GameState, judge: Engine
     if turn.player >= len(history.record.players) or state.ended or any(f.code == "after-end" for f in result.findings):
         return _unjudged(result, "unknown", "not analysed: a turn after the end or by a seat that does not exist")
     rack, source = history.known_rack(i)
-    cells = state.board.cells
+    cells = as_cells(state.board)  # (the board's own dict: a read-only view would be copied by each generation)
     if rack is None:
         if not turn.tiles:
             # a score-sheet placement (tiles not written) leaves the board unknown from here on

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from ..core.board import Placement, key_cell
 from ..core.move import Move
+from ..core.pickling import Rebuilt, rebuilt
 from ..core.tiles import TILES, each_copy
 from ..engines.endgame import Threshold, solve
 from ..engines.solution import lead, result_text
@@ -46,6 +47,9 @@ class Decisive:
 
     def to_data(self) -> dict[str, object]:
         return {"best_margin": self.best, "played_margin": self.played, "best": str(self.best_move)}
+
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
 
 
 def decisive(history: History, index: int) -> Decisive | None:

@@ -13,8 +13,9 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ..core.board import key_cell
+from ..core.board import as_cells, key_cell
 from ..core.lines import LINE_MAX, accepts, completing_tile, lines_through
+from ..core.pickling import Rebuilt, rebuilt
 from ..core.tiles import COPIES, TILES, Tile
 from ..play.engine import GameState
 
@@ -39,6 +40,9 @@ class OpenFive:
         return {"line": [list(c) for c in self.line], "missing": str(self.missing),
                 "cells": [list(c) for c in self.cells], "unseen": self.unseen,
                 "chance": None if self.chance is None else round(self.chance, 4)}
+
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
 
 
 def open_fives(cells: Mapping[int, int], keys: Iterable[int]) -> list[tuple[tuple[int, ...], int]]:
@@ -78,7 +82,7 @@ def open_five_risks(after: GameState, mover: int, fives: Sequence[tuple[tuple[in
     """
     if after.ended:
         return (), None
-    cells = after.board.cells
+    cells = as_cells(after.board)
     unseen = after.unseen(mover)
     total = sum(unseen)
     size = after.rack_sizes[(mover + 1) % players] if players else None

@@ -36,6 +36,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from ..core.board import as_cells
 from ..core.move import Move
 from ..core.movegen import TooManyMoves, generate_raw
 from ..core.rules import Rules
@@ -162,7 +163,7 @@ def _draw(history: History, index: int, budget: list[int], chains: dict[int, _Dr
     rng = random.Random(f"qwirkle-tools inference {index}")
     tiles = list(pool.elements())
     rules = history.record.rules
-    cells = state.board.cells
+    cells = as_cells(state.board)  # (the board's own dict: a read-only view would be copied by each generation)
     played = _played(history, index) if placed else _EXCHANGE
     samples: list[_Sample] = []
     seen: dict[tuple[int, ...], _Sample | None] = {}

@@ -10,10 +10,11 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from ..core.board import Placement, format_move
+from ..core.board import Placement, as_cells, format_move
 from ..core.errors import QwirkleError
 from ..core.move import Move
 from ..core.movegen import TooManyMoves, generate
+from ..core.pickling import Rebuilt, rebuilt
 from ..core.rules import Rules
 from ..core.safetext import count
 from ..core.tiles import COPIES, RACK_SIZE, TILES, Tile, format_tiles
@@ -91,6 +92,9 @@ class LegalMoves:
     def text(self, limit: int = 0) -> str:
         return "\n".join(self.lines(limit))
 
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
+
 
 MOVES_LISTED = 200_000
 """The most legal moves :func:`legal_moves` lists for one position."""
@@ -130,7 +134,7 @@ def legal_moves(history: History, turn: int, rack: Sequence[int] | None = None) 
         if known is None:
             raise AnalysisError(f"the rack at turn {turn} is not known; give it with --rack")
         rack = known
-    cells = state.board.cells
+    cells = as_cells(state.board)
     try:
         found = generate(cells, rack, history.record.rules, largest_first=not cells, limit=MOVES_LISTED)
     except TooManyMoves:

@@ -32,7 +32,7 @@ import difflib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from ..core.board import Placement, format_move
+from ..core.board import Placement, as_cells, format_move
 from ..core.findings import Finding, capped, make
 from ..core.rules import Rules, judge
 from ..core.tiles import BY_TEXT, COLOUR_CODES, SHAPE_CODES, Tile
@@ -333,7 +333,7 @@ def _fitting(history: History, j: int, readings: Iterator[Turn] | list[Turn], ru
     state = history.before(j)
     if not state.board_known:
         return
-    cells = state.board.cells
+    cells = as_cells(state.board)
     for meant in readings:
         judged = judge(cells, meant.tiles or (), rules)
         if judged.violations:

@@ -28,9 +28,10 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ..core.board import Placement, key_cell
+from ..core.board import Placement, as_cells, key_cell
 from ..core.move import Move
 from ..core.movegen import RawMove, TooManyMoves
+from ..core.pickling import Rebuilt, rebuilt
 from ..core.tiles import RACK_SIZE, TILES, each_copy
 from ..engines.lookahead import DEFAULT, REPLY_LIMIT, BudgetSpent, Judged, OutOfTime, Settings, judge
 from ..play.engine import History
@@ -88,6 +89,9 @@ class Candidate:
             d["value_lost"] = round(self.value_lost, 2)
         return d
 
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
@@ -131,6 +135,9 @@ class Verdict:
         if self.played_chance is not None and self.best_chance is not None:
             d["played_chance"], d["best_chance"] = round(self.played_chance, 4), round(self.best_chance, 4)
         return d
+
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
 
 
 def recorded_verdict(found: object, engine: str, moves: Sequence[RawMove]) -> Verdict | None:
@@ -191,6 +198,9 @@ class Clock:
             return f"the analysis bound of {RECORD_SECONDS:g} s of engine time for a record is spent"
         return f"its time for the turn ({self.movetime_ms:,} ms, --movetime) ran out"
 
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Position:
@@ -211,6 +221,9 @@ class Position:
     def seconds_left(self) -> float | None:
         """The time left for the judgement (at least a millisecond), ``None`` without a deadline."""
         return None if self.deadline is None else max(0.001, self.deadline - time.monotonic())
+
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
 
 
 EngineFunction = Callable[[Position], Verdict | None]
@@ -311,7 +324,7 @@ def sim(position: Position, settings: SimSettings | None = None) -> Verdict | No
     tally = Tally()
     left = position.seconds_left()
     chance = (state.scores[p] - state.scores[1 - p], playout_chance) if players == 2 else None
-    ranked, mine = evaluate(state.board.cells, position.rack, pool, [s or 0 for s in sizes], state.bag,
+    ranked, mine = evaluate(as_cells(state.board), position.rack, pool, [s or 0 for s in sizes], state.bag,
                             history.record.rules, i + 1, chosen, played, None if left is None else int(1000 * left) + 1,
                             tally=tally, chance=chance)
     position.budget[0] -= tally.positions * SIM_CHARGE
@@ -414,6 +427,9 @@ class Shown:
     def valued(self, verdict: Verdict) -> Shown:
         """The same candidates with the engine's values (:attr:`Verdict.values`)."""
         return replace(self, values=verdict.values, best_value=verdict.best_value)
+
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
 
 
 def candidates(raw: Sequence[RawMove], scores: Sequence[int], placed: tuple[Placement, ...] | None,

@@ -37,6 +37,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..core.pickling import Rebuilt, rebuilt
+
 SCALE = 0.6875
 """The curve's spread per square root of a tile still to come (fitted: see the module)."""
 OFFSET = 42.0
@@ -97,6 +99,9 @@ class WinChance:
     def to_data(self) -> dict[str, object]:
         return {"played": round(self.played, 4), "best": round(self.best, 4), "lost": round(self.lost, 4),
                 "class": self.kind, "inferred": self.inferred, "source": self.source}
+
+    def __reduce__(self) -> Rebuilt:  # (pickle and copy, the compiled build too)
+        return rebuilt(self)
 
 
 def chances(lead: int, played: int, best: float, tiles: int, placed: int, best_placed: int, ends: bool,

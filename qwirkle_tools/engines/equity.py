@@ -27,7 +27,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Final
 
-from ..core.board import Placement, key_cell
+from ..core.board import Placement, as_cells, key_cell
 from ..core.movegen import Cutoff, RawMove, generate_raw
 from ..core.pickling import Rebuilt, rebuilt
 from ..core.rules import DEFAULT_RULES, Rules
@@ -163,7 +163,7 @@ def equity(view: SeatView, seed: int = 0, leaves: Leaves | None = None, movetime
     if view.over or view.seat != view.to_move:
         raise ValueError(f"seat {view.seat} has no move: it is seat {view.to_move}'s turn, or the game is over")
     deadline = None if movetime_ms is None else time.monotonic() + 0.9 * movetime_ms / 1000
-    best = ranked(view.board.cells, view.rack, view.bag, view.rules, leaves, limit=1, deadline=deadline)
+    best = ranked(as_cells(view.board), view.rack, view.bag, view.rules, leaves, limit=1, deadline=deadline)
     return best[0].to_move() if best else Move.pass_turn()
 
 

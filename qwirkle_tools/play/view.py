@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
-from ..core.board import Board, Placement, key_cell
+from ..core.board import Board, Placement, as_cells, key_cell
 from ..core.frontier import BoardData
 from ..core.move import Move
 from ..core.movegen import best_move, generate, generate_on, generate_raw
@@ -56,7 +56,7 @@ class SeatView:
         when it is not this seat's turn or the game is over)."""
         if self.over or self.seat != self.to_move:
             return []
-        return moves_for(self.board.cells, [int(t) for t in self.rack], self.bag, self.rules)
+        return moves_for(as_cells(self.board), [int(t) for t in self.rack], self.bag, self.rules)
 
     def best_placement(self) -> Move | None:
         """The first placement of :meth:`legal_moves` (the highest score, end bonus included),

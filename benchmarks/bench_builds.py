@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_releases import tasks, timed  # noqa: E402  (the tasks both releases have, and their timing)
+from bench_releases import byte_compiled, tasks, timed  # noqa: E402  (the tasks both releases have, their timing)
 
 HERE = Path(__file__).resolve().parent.parent
 
@@ -58,6 +58,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
     options = parser.parse_args()
+    byte_compiled(HERE)
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
         for games in (1000, 50):

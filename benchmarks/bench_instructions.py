@@ -29,6 +29,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).parent))
+from bench_releases import byte_compiled  # noqa: E402  (no module compiled from its source at each start)
+
 HERE = Path(__file__).resolve().parent.parent
 
 GAMES = """
@@ -127,6 +130,9 @@ def main() -> None:
     other = None if options.other is None else options.other.resolve()
     if shutil.which("valgrind") is None:
         raise SystemExit("bench_instructions.py needs valgrind (apt-get install valgrind)")
+    for tree in (HERE, other):
+        if tree is not None:
+            byte_compiled(tree)
     n = str(options.games)
     every = {"legal_moves()": LEGAL_MOVES, "push and pop of each placement": PUSH_POP,
              "endgame solver, exact": ENDGAME, "sim, by iterations": SIM}

@@ -16,13 +16,12 @@ library errors to a message and an exit code:
 there has every command, in the order of ``qwirkle --help``.
 """
 
-from __future__ import annotations
 
 import enum
 import functools
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, NoReturn, TypeVar
@@ -36,8 +35,6 @@ from ..core.safetext import one_line
 from ..core.text import count
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping, Sequence
-
     from ..bots.match import Played
     from ..core.findings import Finding
     from ..formats.fileio import LineFile
@@ -90,7 +87,7 @@ def _fail(message: str) -> NoReturn:
     raise typer.Exit(EXIT_USAGE)
 
 
-def _warn(where: str, findings: Iterable[Finding]) -> None:
+def _warn(where: str, findings: "Iterable[Finding]") -> None:
     """Tell each finding on standard error as a warning (the command goes
     on, and its exit code is not changed: warnings do not fail):
     ``qwirkle: warning: FILE: CODE: MESSAGE``, and under it the excerpt of
@@ -102,7 +99,7 @@ def _warn(where: str, findings: Iterable[Finding]) -> None:
             typer.echo(one_line(line), err=True)
 
 
-def _read(file: Path) -> Loaded:
+def _read(file: Path) -> "Loaded":
     """The one record in ``file`` (with where its values were written), the warnings of
     reading it (slips in hand-written text read past) told at once, as :func:`_warn` tells them."""
     from ..formats.sources import load_record
@@ -112,7 +109,7 @@ def _read(file: Path) -> Loaded:
     return loaded
 
 
-def _history(file: Path, positions: bool = True) -> History:
+def _history(file: Path, positions: bool = True) -> "History":
     """The record in ``file`` (see :func:`_read`) replayed once, leniently."""
     from ..play.engine import replay
 
@@ -231,7 +228,7 @@ def _workers(dask: str | None, jobs: int) -> int | None:
     return dask_workers(dask, jobs)
 
 
-def _bar(total: int, progress: bool | None, label: str = "games") -> Progress:
+def _bar(total: int, progress: bool | None, label: str = "games") -> "Progress":
     """The progress bar on standard error, shown when asked, or by default when it is a terminal."""
     from .progress import Progress
 
@@ -286,7 +283,7 @@ def _record_target(output: Path | None, file: Path, in_place: bool, force: bool,
     return _RecordOut(target, output_form(named, file if in_place else None, analysis), str(named))
 
 
-def _record_text(record: Record | Mapping[str, JSON], out: _RecordOut) -> str:
+def _record_text(record: "Record | Mapping[str, JSON]", out: _RecordOut) -> str:
     """The record's text in the form :func:`_record_target` chose."""
     from ..outputs.convert import written
 
@@ -328,8 +325,8 @@ __all__ = ["DASK_HELP", "EXIT_BUG", "EXIT_FINDINGS", "EXIT_OK", "EXIT_USAGE", "P
            "_wrote", "app", "command", "silence_stdout", "whole_examples"]
 
 
-def _write_games(out: LineFile, games: Iterable[Played], total: int, before: int, progress: bool | None,
-                 fold: Callable[[Played], object], shown: str) -> None:
+def _write_games(out: "LineFile", games: "Iterable[Played]", total: int, before: int, progress: bool | None,
+                 fold: "Callable[[Played], object]", shown: str) -> None:
     """Write each game of a match or a tournament to ``out`` as it comes (one whole
     record a line: a run that is interrupted or fails keeps every finished game, and
     says so), hand it to ``fold`` (the summary's), with a progress bar; then say what

@@ -2,7 +2,6 @@
 of records) and ``simulate`` (a corpus of self-play), each one call of
 :mod:`qwirkle_tools.corpus.runner`, here, over processes or on a Dask cluster."""
 
-from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
@@ -89,7 +88,7 @@ def stats(
     raise typer.Exit(EXIT_FINDINGS if summary.unreadable or summary.invalid else EXIT_OK)
 
 
-def _tables(csv: Path | None, parquet: Path | None, force: bool, inputs: Sequence[Path]) -> TableWriter | None:
+def _tables(csv: Path | None, parquet: Path | None, force: bool, inputs: Sequence[Path]) -> "TableWriter | None":
     """The writer of the tables the options ask for (checked now, before any work), if any."""
     folder = csv if csv is not None else parquet
     if folder is None:
@@ -104,7 +103,7 @@ def _tables(csv: Path | None, parquet: Path | None, force: bool, inputs: Sequenc
         _fail(f"cannot write the tables: {exc.strerror or exc}")
 
 
-def _show_stats(run: Run[Summarised, Stats], writer: TableWriter | None, format: Format, bar: Progress) -> Stats:
+def _show_stats(run: "Run[Summarised, Stats]", writer: "TableWriter | None", format: Format, bar: "Progress") -> "Stats":
     """Read the run: its rows into the tables, its broken records listed as
     they come (in text); the summary, once the tables are in place."""
     try:
@@ -177,7 +176,7 @@ def simulate(
     _write_games(play(games, players, seed, per_seat, jobs=jobs, dask=dask), target, force, bar)
 
 
-def _policies(policy: str, players: int) -> Policy | tuple[Policy, ...]:
+def _policies(policy: str, players: int) -> "Policy | tuple[Policy, ...]":
     """``--policy``: one for every seat, or one per seat (comma-separated)."""
     from ..engines.selfplay import seat_policies
 
@@ -188,7 +187,7 @@ def _policies(policy: str, players: int) -> Policy | tuple[Policy, ...]:
     return policies[0] if "," not in policy else policies
 
 
-def _write_games(run: Run[Played, int], target: Path, replace: bool, bar: Progress) -> None:
+def _write_games(run: "Run[Played, int]", target: Path, replace: bool, bar: "Progress") -> None:
     """Write the games as they are played (under a temporary name, renamed at the end)."""
     from ..formats.fileio import AtomicFile
 

@@ -1,7 +1,6 @@
 """The commands of bots: ``match`` (two players on paired deals) and
 ``bot`` (a built-in player speaking the Qwirkle bot protocol)."""
 
-from __future__ import annotations
 
 import sys
 from pathlib import Path

@@ -2,7 +2,6 @@
 file (a match's output holds many, one record a line), for ``view``, ``board``,
 ``moves`` and ``endgame``."""
 
-from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -21,7 +20,7 @@ GameOption = Annotated[int | None, typer.Option("--game", "-g", metavar="N", hel
 """The ``--game`` option, as each command declares it."""
 
 
-def read_game(file: Path, game: int | None) -> Loaded:
+def read_game(file: Path, game: int | None) -> "Loaded":
     """Game ``game`` of ``file`` (see :func:`~qwirkle_tools.formats.sources.load_game`), the
     warnings of reading it told at once."""
     from ..formats.sources import load_game
@@ -31,7 +30,7 @@ def read_game(file: Path, game: int | None) -> Loaded:
     return loaded
 
 
-def game_history(file: Path, game: int | None) -> History:
+def game_history(file: Path, game: int | None) -> "History":
     """Game ``game`` of ``file`` (see :func:`read_game`) replayed once, leniently."""
     from ..play.engine import replay
 

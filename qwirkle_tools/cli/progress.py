@@ -1,6 +1,5 @@
 """A one-line progress bar for long runs, on a terminal only."""
 
-from __future__ import annotations
 
 import time
 from typing import TextIO

@@ -1,7 +1,6 @@
 """The commands on records: ``validate`` (of any number, here, over
 processes or on a Dask cluster), ``rescore`` and ``moves`` (of one)."""
 
-from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -65,7 +64,7 @@ def validate(
     raise typer.Exit(EXIT_FINDINGS if tally.invalid else EXIT_OK)
 
 
-def _show_reports(run: Run[Checked, Tally], format: Format, quiet: bool, bar: Progress) -> Tally:
+def _show_reports(run: "Run[Checked, Tally]", format: Format, quiet: bool, bar: "Progress") -> "Tally":
     """Print the reports as they come (JSON: every one, in a list; text:
     each finding's lines, unless ``quiet``), then the summary, which it returns."""
     from ..analysis.validate import Document

@@ -3,7 +3,6 @@ lost), ``board`` and ``chart`` (pictures), ``view`` (a page to step
 through), ``report`` (all of them in a folder) and ``endgame`` (the exact
 best play once the bag is empty)."""
 
-from __future__ import annotations
 
 import enum
 import math
@@ -52,7 +51,7 @@ ENGINE_HELP = ("greedy: judge by this turn's score (fast); lookahead: also by sc
 VIEW_ENGINE_HELP = ENGINE_HELP + " Default: the engine FILE was annotated with, else greedy."
 
 
-def _engine(chosen: Engine | None, history: History) -> str:
+def _engine(chosen: Engine | None, history: "History") -> str:
     """The engine asked for, else the one the record was annotated with (else greedy)."""
     from ..analysis.recorded import recorded_engine
 
@@ -97,7 +96,7 @@ def annotate(
         _write(where.path, text, force or in_place)
 
 
-def _save_figure(fig: Figure, target: Path, replace: bool) -> None:
+def _save_figure(fig: "Figure", target: Path, replace: bool) -> None:
     from ..outputs.charts import save
 
     if target.suffix.lower() not in (".png", ".svg"):

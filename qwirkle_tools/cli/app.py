@@ -18,7 +18,6 @@ command uses, also importable from here), and this module imports them:
 them without importing the module that imports it: no cycle.)
 """
 
-
 from .common import (
     DASK_HELP,
     EXIT_BUG,

@@ -1,7 +1,6 @@
 """The ``standings`` command: a club's table over its recorded games, registered on
 :data:`qwirkle_tools.cli.app.app` when this module is imported."""
 
-
 import enum
 from pathlib import Path
 from typing import Annotated

@@ -16,7 +16,6 @@ library errors to a message and an exit code:
 there has every command, in the order of ``qwirkle --help``.
 """
 
-
 import enum
 import functools
 import os

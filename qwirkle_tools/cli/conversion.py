@@ -1,7 +1,6 @@
 """The commands on the record format itself: ``convert`` (between JSON, a
 ``.jsonl`` corpus, the notation and score sheets) and ``schema``."""
 
-
 from pathlib import Path
 from typing import Annotated
 

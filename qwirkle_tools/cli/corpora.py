@@ -2,7 +2,6 @@
 of records) and ``simulate`` (a corpus of self-play), each one call of
 :mod:`qwirkle_tools.corpus.runner`, here, over processes or on a Dask cluster."""
 
-
 import enum
 from collections.abc import Sequence
 from pathlib import Path

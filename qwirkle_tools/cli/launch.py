@@ -22,7 +22,6 @@ signal is only noted, never raised where no handler would catch it, and the
 run ends with its exit code all the same.
 """
 
-
 import os
 import signal
 import sys

@@ -1,7 +1,6 @@
 """The commands of bots: ``match`` (two players on paired deals) and
 ``bot`` (a built-in player speaking the Qwirkle bot protocol)."""
 
-
 import sys
 from pathlib import Path
 from typing import Annotated

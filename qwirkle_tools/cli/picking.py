@@ -2,7 +2,6 @@
 file (a match's output holds many, one record a line), for ``view``, ``board``,
 ``moves`` and ``endgame``."""
 
-
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 

@@ -1,6 +1,5 @@
 """A one-line progress bar for long runs, on a terminal only."""
 
-
 import time
 from typing import TextIO
 

@@ -1,7 +1,6 @@
 """The commands on records: ``validate`` (of any number, here, over
 processes or on a Dask cluster), ``rescore`` and ``moves`` (of one)."""
 
-
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 

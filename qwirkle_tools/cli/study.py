@@ -3,7 +3,6 @@ lost), ``board`` and ``chart`` (pictures), ``view`` (a page to step
 through), ``report`` (all of them in a folder) and ``endgame`` (the exact
 best play once the bag is empty)."""
 
-
 import enum
 import math
 import os

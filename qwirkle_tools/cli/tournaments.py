@@ -1,7 +1,6 @@
 """The ``tournament`` and ``ratings`` commands, registered on :data:`qwirkle_tools.cli.app.app`
 when this module is imported (the launcher imports it after the app, whose helpers it uses)."""
 
-
 from pathlib import Path
 from typing import Annotated
 

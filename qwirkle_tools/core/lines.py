@@ -280,10 +280,11 @@ def accepts(cells: Mapping[int, int], key: int) -> int:
 def lone_points(cells: dict[int, int], key: int, tile: int, bonus: int) -> int:
     """What ``tile`` alone on the empty cell ``key`` scores (Qwirkle ``bonus``): the points of
     its row and its column, or 0 if either line would be invalid or the cell has no neighbour.
-    A twin of :func:`walk` and :func:`survey` for one tile, with no list built, that first
-    looks at the four neighbours (most cells a tile cannot take are told by one of them): the
-    endgame solver asks it of a last tile's cells; ``tests/core/test_lines.py`` cross-checks
-    it against :func:`~qwirkle_tools.core.rules.judge_placed`.
+    The rules for one tile from this module's own parts, with no move built: :func:`accepts`
+    says whether the tile may go there, :func:`line_start` how long its lines are, :func:`points`
+    what they score; a look at the four neighbours first turns most cells away (a neighbour the
+    tile cannot share a line with). The endgame solver asks it of a last tile's cells;
+    ``tests/core/test_lines.py`` cross-checks it against :func:`~qwirkle_tools.core.rules.judge_placed`.
 
         >>> row = {0: 0, STEP_X: 1}                  # red circle, red cross
         >>> lone_points(row, 2 * STEP_X, 2, bonus=6)  # a red diamond after them: a row of 3
@@ -293,26 +294,13 @@ def lone_points(cells: dict[int, int], key: int, tile: int, bonus: int) -> int:
     """
     clash = _CLASH[tile]
     if (clash >> cells.get(key + STEP_X, _NO_TILE) & 1 or clash >> cells.get(key - STEP_X, _NO_TILE) & 1
-            or clash >> cells.get(key + STEP_Y, _NO_TILE) & 1 or clash >> cells.get(key - STEP_Y, _NO_TILE) & 1):
+            or clash >> cells.get(key + STEP_Y, _NO_TILE) & 1 or clash >> cells.get(key - STEP_Y, _NO_TILE) & 1
+            or not accepts(cells, key) >> tile & 1):
         return 0
     total = 0
-    for step in (STEP_X, STEP_Y):
-        joins, held, n = JOIN_OR_SELF[tile], 1 << tile, 1
-        for way in (-step, step):
-            k = key + way
-            t = cells.get(k)
-            while t is not None:
-                if n == LINE_MAX:
-                    return 0  # a seventh tile
-                joins &= JOIN_OR_SELF[t]
-                held |= 1 << t
-                n += 1
-                k += way
-                t = cells.get(k)
-        if n > 1:
-            if held & ~joins or held.bit_count() != n:
-                return 0
-            total += points(n, bonus)
+    for step in (STEP_X, STEP_Y):  # (accepted: each line holds at most LINE_MAX tiles with this one)
+        n = (line_start(cells, key, -step, LINE_MAX) - line_start(cells, key, step, LINE_MAX)) // step + 1
+        total += points(n, bonus)
     return total
 
 

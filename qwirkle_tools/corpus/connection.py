@@ -23,6 +23,7 @@ from typing import Any
 from ..core.errors import QwirkleError
 from ..core.safetext import one_line
 from ..core.text import count
+from ..formats.native import signals_held
 
 Client = Any
 """A ``distributed.Client`` (typed loosely: distributed's API is not fully typed)."""
@@ -275,7 +276,8 @@ def _local(workers: int) -> Iterator[Callable[[], str]]:
     workers share the terminal's Ctrl-C. The host ignores SIGINT, which its
     workers inherit from birth; it closes its cluster when its stdin ends
     (this process closing it, or dying), and is killed, with its workers,
-    only if it does not within :data:`CLOSE_TIMEOUT` seconds.
+    if it does not within :data:`CLOSE_TIMEOUT` seconds, or at once if an
+    interrupt comes while it closes. The folder is removed in every case.
 
     Raises:
         ClusterError: the cluster did not start (the host's last line says why).
@@ -309,14 +311,19 @@ def _local(workers: int) -> Iterator[Callable[[], str]]:
 
         yield address
     finally:
-        if process is not None:
-            _stop(process)
-        shutil.rmtree(folder, ignore_errors=True)
+        try:
+            if process is not None:
+                _stop(process)
+        finally:  # (even when an interrupt cut the wait for the host short)
+            with signals_held():
+                shutil.rmtree(folder, ignore_errors=True)
 
 
 def _stop(process: Any) -> None:
-    """End the host process: its stdin closed, then (if it lingers) killed with its session."""
-    import signal
+    """End the host process: its stdin closed, and :data:`CLOSE_TIMEOUT`
+    seconds to close its cluster. If it lingers, or an interrupt comes
+    meanwhile (Ctrl-C while the cluster closes: raised again once the host
+    is gone), it is killed with its process group, its workers."""
     import subprocess
 
     try:
@@ -326,14 +333,25 @@ def _stop(process: Any) -> None:
     try:
         process.wait(CLOSE_TIMEOUT)
     except subprocess.TimeoutExpired:
+        _kill(process)
+    except BaseException:
+        _kill(process)
+        raise
+    finally:
+        if process.stdout is not None:
+            process.stdout.close()
+
+
+def _kill(process: Any) -> None:
+    """The host and its workers (its process group) killed, and reaped; no interrupt in between."""
+    import signal
+
+    with signals_held():
         try:
             os.killpg(process.pid, signal.SIGKILL)
         except OSError:
             pass
         process.wait()
-    finally:
-        if process.stdout is not None:
-            process.stdout.close()
 
 
 def _host(workers: int, folder: str) -> None:

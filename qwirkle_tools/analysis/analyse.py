@@ -56,13 +56,13 @@ import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from operator import itemgetter
 from typing import Any, Literal
 
 from ..core.board import as_cells, key_cell
 from ..core.lines import LINE_MAX
 from ..core.move import Move
-from ..core.movegen import RawMove, TooManyMoves, generate_raw
+from ..core.movegen import TooManyMoves, generate_found
+from ..core.movekeys import Found
 from ..core.pickling import Rebuilt, rebuilt
 from ..core.rules import Rules
 from ..core.text import count
@@ -451,28 +451,28 @@ def _judge(history: History, result: TurnResult, state: GameState, judge: Engine
         found = _bounded(cells, [pl.tile for pl in turn.tiles], rules, False, budget)
         if isinstance(found, str):
             return _unjudged(result, "placed-tiles", found, unknown="rack")
-        same = same_tiles(found, len(turn.tiles), result.computed or 0, result.bonus)
+        same = same_tiles(found.raws(), len(turn.tiles), result.computed or 0, result.bonus)
         return _unjudged(result, "placed-tiles", "rack unknown: judged by the placed tiles alone (the same tiles, "
                          "placed as well as they could be; a missed Qwirkle of them)",
                          _missed(found, result.qwirkles or 0), unknown="rack", checked=True, same=same)
-    raw = _bounded(cells, rack, rules, not cells, budget)
+    raw = _bounded(cells, rack, rules, not cells, budget)  # (kept as keys: only the moves shown are made)
     if isinstance(raw, str):
         return _unjudged(result, source, raw)
     played = result.computed if result.computed is not None else turn.score
     qwirkles = result.qwirkles or 0
     sheet = turn.action == "place" and turn.tiles is None  # a score-sheet turn: judged by its claim
-    scores = move_scores(map(itemgetter(0), raw), map(len, map(itemgetter(3), raw)), len(rack), state.bag, rules)
+    scores = move_scores(raw.points(), raw.counts(), len(rack), state.bag, rules)
     best_score = max(scores, default=0)
     value = played if played is not None else 0
     # an exchange or a pass is not one of the legal placements: it has no rank among them (rank None)
     rank = 1 + sum(map(value.__lt__, scores)) if turn.action == "place" else None  # 1 + the moves scoring more
     # a claim of c points made at most c // (the least a move completing a line of six scores) Qwirkles
     made = value // (LINE_MAX + rules.qwirkle_bonus) if sheet else qwirkles
-    shown = candidates(raw, scores, turn.tiles, state.bag == 0)
+    shown = candidates(raw.picked, scores, turn.tiles, state.bag == 0)
     best = raw_move(shown.moves[0]) if raw else None  # the first best score, as the candidates come
     reused = recorded_verdict(recorded[1].get(i), recorded[0], shown.moves) if judge is not None and raw else None
-    judged, note = (reused, "") if reused is not None else _ahead(Position(history, i, rack, raw, shown.moves, budget),
-                                                                  judge, clock) \
+    judged, note = (reused, "") if reused is not None else _ahead(
+        Position(history, i, rack, raw.raws(), shown.moves, budget), judge, clock) \
         if judge is not None and raw and not sheet else (None, "")
     after = result.state
     return TurnAnalysis(i + 1, turn.player, turn.action, source, played, result.qwirkles, best, best_score,
@@ -567,27 +567,31 @@ def _inferred_total(turns: Sequence[TurnAnalysis]) -> tuple[float, int] | None:
 
 
 def _bounded(cells: Mapping[int, int], rack: Sequence[int], rules: Rules, largest_first: bool,
-             budget: list[int]) -> list[RawMove] | str:
+             budget: list[int]) -> Found | str:
     """The legal moves, within :data:`MOVES_PER_TURN` and what is left of the
     record's ``budget`` (charged); else why the turn is not analysed."""
-    spent = f"not analysed: the analysis bound of {MOVES_PER_RECORD:,} legal moves for a record is spent"
     if budget[0] <= 0:
-        return spent
+        return _spent()
     try:
-        moves = generate_raw(cells, rack, rules, largest_first, limit=min(MOVES_PER_TURN, budget[0]))
+        moves = generate_found(cells, rack, rules, largest_first, limit=min(MOVES_PER_TURN, budget[0]))
     except TooManyMoves as many:
         budget[0] -= many.found
         if many.limit < MOVES_PER_TURN:
-            return spent
+            return _spent()
         return f"not analysed: more than {MOVES_PER_TURN:,} legal moves (the analysis bound for a turn)"
     budget[0] -= len(moves)
     return moves
 
 
-def _missed(moves: list[RawMove], played_qwirkles: int) -> Move | None:
+def _spent() -> str:
+    return f"not analysed: the analysis bound of {MOVES_PER_RECORD:,} legal moves for a record is spent"
+
+
+def _missed(moves: Found, played_qwirkles: int) -> Move | None:
     """The best-scoring move among those completing the most lines of six, if
     that is more than the move played completed."""
-    most = max(map(itemgetter(1), moves), default=0)
+    made = moves.qwirkles()
+    most = max(made, default=0)
     if most <= played_qwirkles:
         return None
-    return raw_move(next(m for m in moves if m[1] == most))  # moves come best score first
+    return raw_move(moves.picked([made.index(most)])[0])  # moves come best score first

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 from ..core.board import as_cells
 from ..core.move import Move
-from ..core.movegen import TooManyMoves, generate_raw
+from ..core.movegen import TooManyMoves, generate_found
 from ..core.rules import Rules
 from ..core.tiles import RACK_SIZE, each_copy
 from ..play.engine import History
@@ -196,16 +196,16 @@ def _judged(cells: object, rack: tuple[int, ...], rules: object, bag: int, playe
             left: list[int]) -> _Sample | None:
     """A rack's best move against the score played, and its moves' scores; its moves charged to ``left``."""
     try:
-        raw = generate_raw(cells, rack, rules, limit=left[0])  # type: ignore[arg-type]
+        found = generate_found(cells, rack, rules, limit=left[0])  # type: ignore[arg-type]
     except TooManyMoves as many:
         left[0] -= many.found
         return None
-    left[0] -= len(raw)
-    scores = move_scores((m[0] for m in raw), (len(m[3]) for m in raw), len(rack), bag, rules)  # type: ignore[arg-type]
+    left[0] -= len(found)
+    scores = move_scores(found.points(), found.counts(), len(rack), bag, rules)  # type: ignore[arg-type]
     if not scores:
         return _Sample(fit, 0, None, 0, (), rack)
     best = max(scores)
-    first = raw[scores.index(best)]
+    first = found.picked([scores.index(best)])[0]  # (the only move made of them)
     return _Sample(fit, best, (first[2], first[3]), max(0, best - played), tuple(sorted(Counter(scores).items())), rack)
 
 

@@ -432,17 +432,17 @@ class Shown:
         return rebuilt(self)
 
 
-def candidates(raw: Sequence[RawMove], scores: Sequence[int], placed: tuple[Placement, ...] | None,
-               bonus: bool, shown: int = SHOWN) -> Shown:
-    """The ``shown`` best-scoring of ``raw`` (``scores[i]``: what ``raw[i]``
-    really scores), best first (ties in generation order, as the look-ahead
-    engine ranks its candidates); ``placed``: the tiles the turn placed.
-    ``bonus``: whether an end bonus may be in ``scores``; if not, ``raw``'s own
-    order (best score first) is theirs, and the first are taken as they are."""
-    if not bonus:
-        return Shown(tuple(raw[:shown]), tuple(scores[:shown]), placed)
-    order = sorted(range(len(raw)), key=lambda k: -scores[k])[:shown]
-    return Shown(tuple(raw[k] for k in order), tuple(scores[k] for k in order), placed)
+def candidates(picked: Callable[[Sequence[int]], list[RawMove]], scores: Sequence[int],
+               placed: tuple[Placement, ...] | None, bonus: bool, shown: int = SHOWN) -> Shown:
+    """The ``shown`` best-scoring of the legal moves (``scores[i]``: what the
+    ``i``-th really scores; ``picked(at)``: the moves at positions ``at``, as
+    :meth:`~qwirkle_tools.core.movekeys.Found.picked` makes them), best first
+    (ties in generation order, as the look-ahead engine ranks its candidates);
+    ``placed``: the tiles the turn placed. ``bonus``: whether an end bonus may
+    be in ``scores``; if not, the moves' own order (best score first) is
+    theirs, and the first are taken as they are."""
+    order = range(min(shown, len(scores))) if not bonus else sorted(range(len(scores)), key=lambda k: -scores[k])[:shown]
+    return Shown(tuple(picked(order)), tuple(scores[k] for k in order), placed)
 
 
 __all__ = ["ENGINES", "MOVETIME_MS", "RECORD_SECONDS", "SHOWN", "Candidate", "Clock", "EngineFunction", "Position",

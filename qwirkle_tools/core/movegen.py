@@ -148,6 +148,19 @@ def generate_raw(
     return _table(board, rack, rules, largest_first, limit, cutoff).raws()
 
 
+def generate_found(
+    board: Board | Mapping[int, int],
+    rack: Sequence[int],
+    rules: Rules = DEFAULT_RULES,
+    largest_first: bool = False,
+    limit: int | None = None,
+) -> Found:
+    """The moves of :func:`generate_raw` kept as their sort keys (:class:`~qwirkle_tools.core.movekeys.Found`):
+    for a caller that reads every move's points (:meth:`~qwirkle_tools.core.movekeys.Found.points`) and
+    makes only a few of them (:meth:`~qwirkle_tools.core.movekeys.Found.picked`). ``limit``: as for :func:`generate`."""
+    return _table(board, rack, rules, largest_first, limit)
+
+
 def generate_raw_on(data: BoardData, rack: Sequence[int], rules: Rules = DEFAULT_RULES, cutoff: Cutoff | None = None
                     ) -> list[RawMove]:
     """The moves of :func:`generate_raw` on the board that ``data`` describes (not empty), from

@@ -4,6 +4,7 @@ generation turn back into moves (:class:`Found`). :mod:`~qwirkle_tools.core.move
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Final
 
 from .board import STEP_X, STEP_Y, cell_key
@@ -46,6 +47,38 @@ class Found:
 
     def __len__(self) -> int:
         return len(self.keys)
+
+    def points(self) -> list[int]:
+        """Each move's points (no end bonus), in :func:`~qwirkle_tools.core.movegen.generate`'s
+        order, read off the keys: no move is made."""
+        self.keys.sort()
+        shift = self.shift
+        return [(-(key >> shift)) >> 3 for key in self.keys]
+
+    def qwirkles(self) -> list[int]:
+        """Each move's lines of six completed, in the same order (as :meth:`points`)."""
+        self.keys.sort()
+        shift = self.shift
+        return [(-(key >> shift)) & 7 for key in self.keys]
+
+    def counts(self) -> Iterator[int]:
+        """Each move's number of tiles placed, in the same order; worked out as it is read."""
+        self.keys.sort()
+        for key in self.keys:
+            slots = key & SLOTS
+            placed = 1
+            while slots:
+                slot = slots & 63
+                slots >>= 6
+                if slot and slot != BOARD_SLOT:
+                    placed += 1
+            yield placed
+
+    def picked(self, at: Iterable[int]) -> list[RawMove]:
+        """The moves at positions ``at`` of the order (as :meth:`points`) as :data:`RawMove`."""
+        self.keys.sort()
+        keys = self.keys
+        return self._raws([keys[k] for k in at])
 
     def best(self) -> Move | None:
         """The first move in :func:`~qwirkle_tools.core.movegen.generate`'s order, the others left unmade (they are dropped)."""
@@ -95,11 +128,14 @@ class Found:
     def raws(self) -> list[RawMove]:
         """Every move as :data:`RawMove`, in :func:`~qwirkle_tools.core.movegen.generate`'s order."""
         self.keys.sort()
+        return self._raws(self.keys)
+
+    def _raws(self, chosen: list[int]) -> list[RawMove]:
         shift = self.shift
         x0, y0, width = self.frame
         corner = cell_key(x0, y0)  # (a cell key is linear in x and y)
         found: list[RawMove] = []
-        for key in self.keys:
+        for key in chosen:  # (not "keys", a name the loop takes for each move's cells)
             high = key >> shift
             rest = key - (high << shift)
             first = rest >> 31

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from qwirkle_tools.core.board import Board, Placement, cell_key, key_cell
 from qwirkle_tools.core.move import Move
-from qwirkle_tools.core.movegen import Cutoff, RawMove, best_move, generate, generate_raw
+from qwirkle_tools.core.movegen import Cutoff, RawMove, best_move, generate, generate_found, generate_raw
 from qwirkle_tools.core.rules import DEFAULT_RULES, Rules, judge
 from qwirkle_tools.core.tiles import TILES, Tile, parse_tiles
 from qwirkle_tools.engines.selfplay import simulate
@@ -295,6 +295,23 @@ def test_generate_matches_brute_force_on_random_positions(position: tuple[dict[i
         assert_same_moves(opening_brute_force(rack), generated(cells, rack))
     else:
         assert_same_moves(brute_force(as_board(cells), rack), generated(cells, rack))
+
+
+@settings(max_examples=100, deadline=None)
+@given(position_and_rack(max_turns=14, max_rack=6), st.booleans(), st.data())
+def test_the_moves_kept_as_keys_read_as_the_moves_made(position: tuple[dict[int, int], list[int]], largest_first: bool,
+                                                       data: st.DataObject) -> None:
+    # what the analysis reads off the keys (points, Qwirkles, tiles placed) and the few moves it makes
+    cells, rack = position
+    made = generate_raw(cells, rack, largest_first=largest_first)
+    found = generate_found(cells, rack, largest_first=largest_first)
+    assert len(found) == len(made)
+    assert found.points() == [m[0] for m in made]
+    assert found.qwirkles() == [m[1] for m in made]
+    assert list(found.counts()) == [len(m[3]) for m in made]
+    at = data.draw(st.lists(st.integers(0, len(made) - 1), max_size=8)) if made else []
+    assert found.picked(at) == [made[k] for k in at]
+    assert found.raws() == made
 
 
 def test_a_single_tile_move_is_listed_once() -> None:

@@ -455,28 +455,28 @@ def _judge(history: History, result: TurnResult, state: GameState, judge: Engine
         return _unjudged(result, "placed-tiles", "rack unknown: judged by the placed tiles alone (the same tiles, "
                          "placed as well as they could be; a missed Qwirkle of them)",
                          _missed(found, result.qwirkles or 0), unknown="rack", checked=True, same=same)
-    raw = _bounded(cells, rack, rules, not cells, budget)  # (kept as keys: only the moves shown are made)
-    if isinstance(raw, str):
-        return _unjudged(result, source, raw)
+    found = _bounded(cells, rack, rules, not cells, budget)  # (kept as keys: only the moves shown are made)
+    if isinstance(found, str):
+        return _unjudged(result, source, found)
     played = result.computed if result.computed is not None else turn.score
     qwirkles = result.qwirkles or 0
     sheet = turn.action == "place" and turn.tiles is None  # a score-sheet turn: judged by its claim
-    scores = move_scores(raw.points(), raw.counts(), len(rack), state.bag, rules)
+    scores = move_scores(found.points(), found.counts(), len(rack), state.bag, rules)
     best_score = max(scores, default=0)
     value = played if played is not None else 0
     # an exchange or a pass is not one of the legal placements: it has no rank among them (rank None)
     rank = 1 + sum(map(value.__lt__, scores)) if turn.action == "place" else None  # 1 + the moves scoring more
     # a claim of c points made at most c // (the least a move completing a line of six scores) Qwirkles
     made = value // (LINE_MAX + rules.qwirkle_bonus) if sheet else qwirkles
-    shown = candidates(raw.picked, scores, turn.tiles, state.bag == 0)
-    best = raw_move(shown.moves[0]) if raw else None  # the first best score, as the candidates come
-    reused = recorded_verdict(recorded[1].get(i), recorded[0], shown.moves) if judge is not None and raw else None
+    shown = candidates(found.picked, scores, turn.tiles, state.bag == 0)
+    best = raw_move(shown.moves[0]) if found else None  # the first best score, as the candidates come
+    reused = recorded_verdict(recorded[1].get(i), recorded[0], shown.moves) if judge is not None and found else None
     judged, note = (reused, "") if reused is not None else _ahead(
-        Position(history, i, rack, raw.raws(), shown.moves, budget), judge, clock) \
-        if judge is not None and raw and not sheet else (None, "")
+        Position(history, i, rack, found.raws(), shown.moves, budget), judge, clock) \
+        if judge is not None and found and not sheet else (None, "")
     after = result.state
     return TurnAnalysis(i + 1, turn.player, turn.action, source, played, result.qwirkles, best, best_score,
-                        max(0, best_score - value), rank, len(raw), _missed(raw, made), note=note, verdict=judged,
+                        max(0, best_score - value), rank, len(found), _missed(found, made), note=note, verdict=judged,
                         shown=shown if judged is None else shown.valued(judged),
                         checked=True, board_known=after is not None and after.board_known,
                         win=_win(history, i, played, best_score, len(best.tiles) if best is not None else 0, verdict=judged))

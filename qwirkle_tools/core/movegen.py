@@ -9,10 +9,13 @@ On an empty board every ordering of every valid group is a distinct move;
 they are laid out in row 0 from (0,0). Mirror images and columns are not
 listed, since they score the same and the first move's place is arbitrary.
 
-Three entry points share one generator: :func:`generate` returns
+The entry points share one generator: :func:`generate` returns
 :class:`Move` objects, :func:`generate_raw` the same moves in the same order
-as plain tuples (no objects built), :func:`best_move` only the first move
-:func:`generate` would return.
+as plain tuples (no objects built), :func:`generate_found` their sort keys,
+from which a caller reads every move's points and makes only the moves it
+wants, :func:`best_move` only the first move :func:`generate` would return;
+:func:`generate_on` and :func:`generate_raw_on` work from board data the
+caller keeps (a search's).
 
 How it works: a tile set is a 36-bit mask (bit ``t`` for tile ``t``). For a
 valid line, the tiles that may join it are the AND over its tiles of

@@ -23,6 +23,7 @@ from typing import Any
 from ..core.errors import QwirkleError
 from ..core.safetext import one_line
 from ..core.text import count
+from ..formats.fileio import scratch_folder
 from ..formats.native import signals_held
 
 Client = Any
@@ -276,54 +277,64 @@ def _local(workers: int) -> Iterator[Callable[[], str]]:
     workers share the terminal's Ctrl-C. The host ignores SIGINT, which its
     workers inherit from birth; it closes its cluster when its stdin ends
     (this process closing it, or dying), and is killed, with its workers,
-    if it does not within :data:`CLOSE_TIMEOUT` seconds, or at once if an
-    interrupt comes while it closes. The folder is removed in every case.
+    if it does not within :data:`CLOSE_TIMEOUT` seconds (see :func:`_stop`).
+    The folder is removed in every case.
 
     Raises:
         ClusterError: the cluster did not start (the host's last line says why).
     """
     import select
-    import shutil
     import subprocess
     import sys
-    import tempfile
 
-    folder = Path(tempfile.mkdtemp(prefix="qwirkle-dask-"))
-    log = folder / "host.log"
-    process = None
-    try:
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-            [str(Path(__file__).parents[2]), *filter(None, [os.environ.get("PYTHONPATH")])])}
-        with open(log, "wb") as errors:
-            process = subprocess.Popen(
-                [sys.executable, "-m", __name__, str(workers), str(folder)], stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE, stderr=errors, env=env, start_new_session=True)
-
-        def address() -> str:
-            assert process is not None and process.stdout is not None
-            ready, _, _ = select.select([process.stdout], [], [], START_TIMEOUT)
-            line = process.stdout.readline().decode("utf-8", "replace").strip() if ready else ""
-            if not line.startswith(("tcp://", "tls://")):
-                last = next((t for t in reversed(log.read_text("utf-8", "replace").splitlines()) if t.strip()), "")
-                why = line or last or f"no answer within {START_TIMEOUT:g} s"
-                raise ClusterError(f"the local Dask cluster did not start: {one_line(why)[:200]}")
-            return line
-
-        yield address
-    finally:
+    with scratch_folder("qwirkle-dask-") as folder:
+        log = folder / "host.log"
+        process = None
         try:
+            env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+                [str(Path(__file__).parents[2]), *filter(None, [os.environ.get("PYTHONPATH")])])}
+            with open(log, "wb") as errors:
+                process = subprocess.Popen(
+                    [sys.executable, "-m", __name__, str(workers), str(folder)], stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE, stderr=errors, env=env, start_new_session=True)
+
+            def address() -> str:
+                assert process is not None and process.stdout is not None
+                ready, _, _ = select.select([process.stdout], [], [], START_TIMEOUT)
+                line = process.stdout.readline().decode("utf-8", "replace").strip() if ready else ""
+                if not line.startswith(("tcp://", "tls://")):
+                    last = next((t for t in reversed(log.read_text("utf-8", "replace").splitlines()) if t.strip()), "")
+                    why = line or last or f"no answer within {START_TIMEOUT:g} s"
+                    raise ClusterError(f"the local Dask cluster did not start: {one_line(why)[:200]}")
+                return line
+
+            yield address
+        finally:
             if process is not None:
                 _stop(process)
-        finally:  # (even when an interrupt cut the wait for the host short)
-            with signals_held():
-                shutil.rmtree(folder, ignore_errors=True)
 
 
 def _stop(process: Any) -> None:
     """End the host process: its stdin closed, and :data:`CLOSE_TIMEOUT`
-    seconds to close its cluster. If it lingers, or an interrupt comes
-    meanwhile (Ctrl-C while the cluster closes: raised again once the host
-    is gone), it is killed with its process group, its workers."""
+    seconds to close its cluster, else killed with its process group (its
+    workers). An interrupt meanwhile (Ctrl-C as the run ends) is raised once
+    the host is gone, and does not cut its close short: a kill then would
+    leave the workers' semaphores in ``/dev/shm``. A second one does."""
+    try:
+        _close(process)
+    except BaseException:
+        try:
+            _close(process)
+        except BaseException:
+            _kill(process)
+        raise
+    finally:
+        if process.stdout is not None:
+            process.stdout.close()
+
+
+def _close(process: Any) -> None:
+    """The host's stdin closed (it then closes its cluster), and the host waited for, or killed."""
     import subprocess
 
     try:
@@ -334,16 +345,10 @@ def _stop(process: Any) -> None:
         process.wait(CLOSE_TIMEOUT)
     except subprocess.TimeoutExpired:
         _kill(process)
-    except BaseException:
-        _kill(process)
-        raise
-    finally:
-        if process.stdout is not None:
-            process.stdout.close()
 
 
 def _kill(process: Any) -> None:
-    """The host and its workers (its process group) killed, and reaped; no interrupt in between."""
+    """The host and its workers (its process group) killed, and the host reaped; no interrupt in between."""
     import signal
 
     with signals_held():

@@ -214,6 +214,22 @@ def _holding() -> Iterator[None]:
             mask(signal.SIG_SETMASK, held)
 
 
+@contextmanager
+def scratch_folder(prefix: str) -> Iterator[Path]:
+    """A new folder in the system's temporary folder, removed with all it holds on the way
+    out, however the block ends; an interrupt that lands between its making and its removal
+    leaves it to the command's last act (:func:`discard_pending`)."""
+    with _holding():
+        folder = Path(tempfile.mkdtemp(prefix=prefix))
+        _PENDING.add(folder)
+    try:
+        yield folder
+    finally:
+        with _holding():
+            shutil.rmtree(folder, ignore_errors=True)
+            _PENDING.discard(folder)
+
+
 def write_atomic(path: str | os.PathLike[str], data: str | bytes, replace: bool = True) -> None:
     """Write ``data`` to ``path`` through a temporary file (see :class:`AtomicFile`):
     either the whole new content is there afterwards or the old file is untouched."""

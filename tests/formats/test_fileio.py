@@ -4,11 +4,20 @@ from __future__ import annotations
 
 import errno
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
 
-from qwirkle_tools.formats.fileio import AtomicFile, LineFile, OutputError, check_output, write_atomic
+from qwirkle_tools.formats.fileio import (
+    AtomicFile,
+    LineFile,
+    OutputError,
+    check_output,
+    discard_pending,
+    scratch_folder,
+    write_atomic,
+)
 
 
 def test_write_atomic_replaces_and_keeps_the_mode(tmp_path: Path) -> None:
@@ -343,3 +352,23 @@ def test_a_line_file_another_run_holds_is_refused(tmp_path: Path) -> None:
         assert "another run is writing it now" in proc.stderr
     with LineFile(target, resume=True):  # the lock went with the first
         pass
+
+
+def test_a_scratch_folder_is_gone_however_its_block_ends(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    with scratch_folder("qwirkle-test-") as folder:
+        (folder / "sub").mkdir()
+        (folder / "sub" / "f").write_text("x")
+        assert folder.parent == tmp_path and folder.name.startswith("qwirkle-test-")
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(KeyboardInterrupt), scratch_folder("qwirkle-test-") as folder:
+        (folder / "f").write_text("x")
+        raise KeyboardInterrupt
+    assert list(tmp_path.iterdir()) == []
+    # an interrupt between its making and its removal: the command's last act removes it
+    block = scratch_folder("qwirkle-test-")
+    folder = block.__enter__()
+    (folder / "f").write_text("x")
+    discard_pending()
+    assert list(tmp_path.iterdir()) == []
+
